@@ -1,0 +1,1 @@
+"""Adapters for receipt printers, scanners, cash drawers and dispensers, each with a fake."""

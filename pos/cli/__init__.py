@@ -1,0 +1,1 @@
+"""The `booth` command: a thin shell over the services that turns errors into messages."""

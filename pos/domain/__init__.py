@@ -1,0 +1,1 @@
+"""Pure rules and values. Standard library only; time is always a parameter."""

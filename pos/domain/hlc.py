@@ -1,0 +1,48 @@
+"""Hybrid logical clock stamps: wall milliseconds plus a counter, sortable as text.
+
+A stamp orders events across stations even when their wall clocks disagree a little: it never
+goes backwards on one station and always passes every stamp the station has seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+_MAX_COUNTER = 99_999
+
+
+@dataclass(frozen=True, order=True)
+class Stamp:
+    wall_ms: int
+    counter: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.wall_ms:013d}.{self.counter:05d}"
+
+    @classmethod
+    def parse(cls, text: str) -> Stamp:
+        wall, sep, counter = text.partition(".")
+        if not sep or len(wall) != 13 or len(counter) != 5 or not (wall + counter).isdigit():
+            raise ValueError(f"not a clock stamp: {text!r}")
+        return cls(int(wall), int(counter))
+
+    @property
+    def instant(self) -> datetime:
+        from datetime import UTC
+
+        return datetime.fromtimestamp(self.wall_ms / 1000, tz=UTC)
+
+
+def wall_ms(now: datetime) -> int:
+    return int(now.timestamp() * 1000)
+
+
+def tick(last: Stamp | None, now: datetime) -> Stamp:
+    """The stamp of a new local event at `now`, after every stamp seen so far (`last`)."""
+    physical = wall_ms(now)
+    if last is None or physical > last.wall_ms:
+        return Stamp(physical, 0)
+    if last.counter >= _MAX_COUNTER:
+        return Stamp(last.wall_ms + 1, 0)
+    return Stamp(last.wall_ms, last.counter + 1)

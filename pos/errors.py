@@ -1,0 +1,78 @@
+"""The core's exceptions: one base, each class named for the condition it reports.
+
+Every error carries the process exit code the CLI maps it to, so the shell never has to guess:
+0 done, 1 refused by a rule, 2 bad usage or input, 3 hardware, network or storage failure,
+4 integrity failure (a ledger or signed payload that fails verification).
+"""
+
+from __future__ import annotations
+
+
+class BoothError(Exception):
+    """Base of every error the core raises on purpose."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadInput(BoothError):
+    """Input that does not parse or is out of range; nothing was recorded."""
+
+    exit_code = 2
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class RuleRefused(BoothError):
+    """A rule of the hall's rulebook (or of Booth itself) refuses the command."""
+
+    exit_code = 1
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+
+
+class NotPermitted(RuleRefused):
+    """The operator is missing or lacks the role the command needs."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("ROLE", message)
+
+
+class NotFound(BoothError):
+    """A named thing (hall, station, badge, deal) does not exist."""
+
+    exit_code = 2
+
+
+class StationBusy(BoothError):
+    """Another process holds this station's single-instance lock."""
+
+    exit_code = 3
+
+
+class StorageFailure(BoothError):
+    """The disk or database refused a write (full disk, read-only file system, I/O error)."""
+
+    exit_code = 3
+
+
+class IntegrityFailure(BoothError):
+    """A ledger, event or signed payload fails verification."""
+
+    exit_code = 4
+
+
+class ForkDetected(IntegrityFailure):
+    """Two different signed events claim the same (origin, seq)."""
+
+    def __init__(self, origin: str, seq: int) -> None:
+        super().__init__(f"fork: origin {origin} seq {seq} differs from the event already held")
+        self.origin = origin
+        self.seq = seq

@@ -1,0 +1,67 @@
+"""Projections: tables derived only from events, rebuilt when their schema changes."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pos.ledger.events import Event
+
+EVERY_EVENT = "*"  # a handler key that receives every event, whatever its kind
+
+Handler = Callable[[sqlite3.Connection, Event, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A set of `p_` tables and the handlers that keep them up to date, event by event."""
+
+    name: str
+    version: int
+    schema: str
+    handlers: dict[str, Handler] = field(default_factory=dict)
+
+    def tables(self) -> list[str]:
+        names = []
+        for statement in self.schema.split(";"):
+            words = statement.split()
+            if len(words) >= 3 and [w.upper() for w in words[:2]] == ["CREATE", "TABLE"]:
+                names.append(words[2].strip("("))
+        return names
+
+
+class ProjectionSet:
+    def __init__(self, projections: Iterable[Projection]) -> None:
+        self.projections = list(projections)
+        self._handlers: dict[str, list[Handler]] = {}
+        for projection in self.projections:
+            for table in projection.tables():
+                if not table.startswith("p_"):
+                    raise ValueError(f"projection table {table!r} must be named p_...")
+            for kind, handler in projection.handlers.items():
+                self._handlers.setdefault(kind, []).append(handler)
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever any projection's schema or version does: the trigger for a rebuild."""
+        text = "\n".join(f"{p.name}:{p.version}:{p.schema}" for p in self.projections)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def tables(self) -> list[str]:
+        return [table for p in self.projections for table in p.tables()]
+
+    def create(self, conn: sqlite3.Connection) -> None:
+        for projection in self.projections:
+            for statement in projection.schema.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+
+    def apply(self, conn: sqlite3.Connection, event: Event) -> None:
+        handlers = self._handlers.get(event.kind, []) + self._handlers.get(EVERY_EVENT, [])
+        if handlers:
+            body = event.body
+            for handler in handlers:
+                handler(conn, event, body)

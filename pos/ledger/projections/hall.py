@@ -1,0 +1,98 @@
+"""The hall, its stations and its staff, as the log says they are."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from pos.ledger.events import Event
+from pos.ledger.projections.base import EVERY_EVENT, Projection
+
+SCHEMA = """
+CREATE TABLE p_hall (
+    hall TEXT PRIMARY KEY, organisation TEXT NOT NULL, location TEXT NOT NULL,
+    time_zone TEXT NOT NULL, training INTEGER NOT NULL, public_key TEXT NOT NULL,
+    created_hlc TEXT NOT NULL
+);
+CREATE TABLE p_stations (
+    station TEXT PRIMARY KEY, role TEXT NOT NULL, public_key TEXT NOT NULL,
+    certificate TEXT NOT NULL, added_hlc TEXT NOT NULL, joined_hlc TEXT
+);
+CREATE TABLE p_staff (
+    badge TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, date_of_birth TEXT,
+    added_by TEXT, added_hlc TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE p_origins (
+    origin TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, last_hash TEXT NOT NULL,
+    last_hlc TEXT NOT NULL, events INTEGER NOT NULL
+)
+"""
+
+
+def _hall_created(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO p_hall VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            body["hall"],
+            body["organisation"],
+            body["location"],
+            body["time_zone"],
+            int(body["training"]),
+            body["hall_public_key"],
+            event.hlc,
+        ),
+    )
+    _station_certified(conn, event, body)
+
+
+def _station_certified(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    cert = body["certificate"]
+    conn.execute(
+        "INSERT INTO p_stations (station, role, public_key, certificate, added_hlc) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (station) DO NOTHING",
+        (cert["station"], cert["role"], cert["key"], json.dumps(cert, sort_keys=True), event.hlc),
+    )
+    if event.kind in ("StationJoined", "HallCreated"):
+        conn.execute(
+            "UPDATE p_stations SET joined_hlc = ? WHERE station = ?", (event.hlc, cert["station"])
+        )
+
+
+def _staff_added(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO p_staff (badge, name, roles, date_of_birth, added_by, added_hlc) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            body["badge"],
+            body["name"],
+            json.dumps(sorted(body["roles"])),
+            body.get("date_of_birth"),
+            body.get("by"),
+            event.hlc,
+        ),
+    )
+
+
+def _track_origin(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """Every stored event moves its origin's head; called for all events, whatever their kind."""
+    conn.execute(
+        "INSERT INTO p_origins VALUES (?, ?, ?, ?, 1) ON CONFLICT (origin) DO UPDATE SET "
+        "last_seq = excluded.last_seq, last_hash = excluded.last_hash, "
+        "last_hlc = excluded.last_hlc, events = events + 1",
+        (event.origin, event.seq, event.hash, event.hlc),
+    )
+
+
+HALL = Projection(
+    name="hall",
+    version=1,
+    schema=SCHEMA,
+    handlers={
+        "HallCreated": _hall_created,
+        "StationAdded": _station_certified,
+        "StationJoined": _station_certified,
+        "StaffAdded": _staff_added,
+        EVERY_EVENT: _track_origin,
+    },
+)

@@ -1,0 +1,59 @@
+"""Versioned migrations of the log's own tables (sqlite-utils Migrations).
+
+Projection tables are not migrated: they are derived, so a change to their schema rebuilds them
+from the log (see projections.py).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("booth-ledger")
+
+
+@migrations()
+def m001_event_log(db: Database) -> None:
+    db.execute(
+        """
+        CREATE TABLE events (
+            rowid INTEGER PRIMARY KEY,
+            origin TEXT NOT NULL,
+            seq INTEGER NOT NULL CHECK (seq >= 1),
+            type TEXT NOT NULL,
+            hlc TEXT NOT NULL,
+            prev TEXT NOT NULL,
+            body TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            sig TEXT NOT NULL,
+            UNIQUE (origin, seq)
+        )
+        """
+    )
+    db.execute("CREATE INDEX events_hlc ON events (hlc)")
+    # Append-only: nothing in Booth updates or deletes an event; these stop a bug from trying.
+    db.execute(
+        "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+    )
+    db.execute(
+        "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events "
+        "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+    )
+
+
+@migrations()
+def m002_incidents_and_meta(db: Database) -> None:
+    # Evidence of refused events (forks, bad signatures) kept for the manager and `booth verify`.
+    db.table("incidents").create(
+        {
+            "id": int,
+            "recorded_at": str,
+            "kind": str,
+            "origin": str,
+            "seq": int,
+            "detail": str,
+            "evidence": str,
+        },
+        pk="id",
+    )
+    db.table("meta").create({"key": str, "value": str}, pk="key")

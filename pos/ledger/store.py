@@ -1,0 +1,348 @@
+"""The ledger: one SQLite file holding the event log and its projections.
+
+Every change is one `BEGIN IMMEDIATE` transaction: the command reads the projections, appends its
+event(s), the projections follow, and the commit makes it durable (WAL, synchronous=FULL).
+Events from other stations enter through `apply`, after their signature and chain are checked.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from pos.domain import hlc
+from pos.domain.canonical import NotCanonical
+from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
+from pos.ledger.events import GENESIS, Event
+from pos.ledger.keys import Certificate, PublicKey, StationKey
+from pos.ledger.projections import ALL, ProjectionSet
+from pos.ledger.schema import migrations
+
+# Kinds that introduce an origin: their body carries the certificate of the station's key.
+INTRODUCING_KINDS = frozenset({"HallCreated", "StationJoined"})
+
+_COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
+
+
+def _row_to_event(row: tuple[Any, ...]) -> Event:
+    return Event(*row)
+
+
+def _storage_error(exc: sqlite3.Error) -> BoothError:
+    text = str(exc)
+    if isinstance(exc, sqlite3.IntegrityError):
+        return IntegrityFailure(f"the ledger refused a write: {text}")
+    return StorageFailure(f"the ledger could not be written: {text}")
+
+
+class Ledger:
+    """An open ledger file. Not thread-safe: one per thread (SQLite's WAL lets readers overlap)."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        station: str,
+        key: StationKey | None,
+        hall_public_key: str,
+        projections: ProjectionSet = ALL,
+    ) -> None:
+        self.conn = conn
+        self.db = Database(conn)
+        self.station = station
+        self._key = key
+        self.hall_public_key = hall_public_key
+        self.projections = projections
+        self._keys: dict[str, PublicKey] = {}
+
+    # --- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | str,
+        *,
+        station: str,
+        key: StationKey | None,
+        hall_public_key: str,
+        projections: ProjectionSet = ALL,
+    ) -> Ledger:
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=10000")
+            ledger = cls(
+                conn,
+                station=station,
+                key=key,
+                hall_public_key=hall_public_key,
+                projections=projections,
+            )
+            migrations.apply(ledger.db)
+            ledger._ensure_projections()
+        except sqlite3.DatabaseError as exc:
+            raise StorageFailure(f"cannot open the ledger {path}: {exc}") from None
+        return ledger
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _ensure_projections(self) -> None:
+        stored = self.conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
+        if stored is None or stored[0] != self.projections.fingerprint:
+            self.rebuild()
+
+    # --- transactions ------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[Ledger]:
+        """One command: BEGIN IMMEDIATE ... COMMIT, rolled back whole on any error."""
+        if self.conn.in_transaction:
+            yield self
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _storage_error(exc) from None
+        try:
+            yield self
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise _storage_error(exc) from None
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def head(self, origin: str) -> tuple[int, str]:
+        """(last seq, last hash) of an origin in this ledger; (0, GENESIS) when none."""
+        row = self.conn.execute(
+            "SELECT seq, hash FROM events WHERE origin = ? ORDER BY seq DESC LIMIT 1", (origin,)
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def last_stamp(self) -> hlc.Stamp | None:
+        row = self.conn.execute("SELECT max(hlc) FROM events").fetchone()
+        return hlc.Stamp.parse(row[0]) if row and row[0] else None
+
+    def get(self, origin: str, seq: int) -> Event | None:
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq = ?", (origin, seq)
+        ).fetchone()
+        return _row_to_event(row) if row else None
+
+    def events(self, after_rowid: int = 0, limit: int | None = None) -> Iterator[Event]:
+        """Events in this station's insertion order (the order projections saw them)."""
+        sql = f"SELECT {_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid"
+        params: tuple[Any, ...] = (after_rowid,)
+        if limit is not None:
+            sql += " LIMIT ?"
+            params += (limit,)
+        for row in self.conn.execute(sql, params):
+            yield _row_to_event(row)
+
+    def origin_events(self, origin: str) -> Iterator[Event]:
+        for row in self.conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE origin = ? ORDER BY seq", (origin,)
+        ):
+            yield _row_to_event(row)
+
+    def count(self) -> int:
+        row = self.conn.execute("SELECT count(*) FROM events").fetchone()
+        return int(row[0])
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def append(self, kind: str, body: dict[str, Any], *, now: datetime) -> Event:
+        """Sign and store a new event of this station, and project it. Inside `transaction()`."""
+        if self._key is None:
+            raise IntegrityFailure(f"station {self.station} holds no signing key")
+        with self.transaction():
+            seq, prev = self.head(self.station)
+            stamp = hlc.tick(self.last_stamp(), now)
+            try:
+                event = Event.create(
+                    self._key,
+                    origin=self.station,
+                    seq=seq + 1,
+                    kind=kind,
+                    hlc=str(stamp),
+                    prev=prev,
+                    body=body,
+                )
+            except NotCanonical as exc:
+                raise BadInput(kind, str(exc)) from None
+            self._store(event)
+        return event
+
+    def apply(self, event: Event) -> bool:
+        """Take in another station's event. True if new; False if already held (a no-op).
+
+        Refused (recorded as an incident, nothing stored): a bad hash or signature, an origin
+        with no certificate, a gap in the origin's sequence, or a fork (a different event under a
+        key already held, or one that does not follow the origin's last event).
+        """
+        nested = self.conn.in_transaction
+        try:
+            with self.transaction():
+                held = self.get(event.origin, event.seq)
+                if held is not None:
+                    if held.hash == event.hash and held.sig == event.sig:
+                        return False
+                    raise _Refusal("fork", f"held hash {held.hash}", event)
+                self._check(event)
+                self._store(event)
+        except _Refusal as refusal:
+            if not nested:
+                self._record_incident(refusal.kind, event, refusal.detail)
+            raise refusal.error() from None
+        return True
+
+    def _check(self, event: Event) -> None:
+        if not event.hash_matches():
+            raise _Refusal("bad-hash", "its hash does not match its content", event)
+        key = self._public_key(event)
+        if not event.signed_by(key):
+            raise _Refusal("bad-signature", "its signature does not verify", event)
+        last_seq, last_hash = self.head(event.origin)
+        if event.seq != last_seq + 1:
+            raise _Refusal("gap", f"it follows seq {last_seq} of its origin", event)
+        if event.prev != last_hash:
+            raise _Refusal("fork", f"prev {event.prev} but the head is {last_hash}", event)
+
+    def _record_incident(self, kind: str, event: Event, detail: str) -> None:
+        evidence = json.dumps(event.to_dict(), sort_keys=True)
+        recorded = datetime.now(UTC).isoformat()
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO incidents (recorded_at, kind, origin, seq, detail, evidence) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (recorded, kind, event.origin, event.seq, detail, evidence),
+            )
+
+    def incidents(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.db.query("SELECT * FROM incidents ORDER BY id")]
+
+    def public_key(self, origin: str) -> PublicKey | None:
+        """The key that signs `origin`'s events, from its certificate in the log."""
+        cached = self._keys.get(origin)
+        if cached is not None:
+            return cached
+        row = self.conn.execute(
+            "SELECT public_key FROM p_stations WHERE station = ?", (origin,)
+        ).fetchone()
+        if row is None:
+            return None
+        key = PublicKey(row[0])
+        self._keys[origin] = key
+        return key
+
+    def _public_key(self, event: Event) -> PublicKey:
+        key = self.public_key(event.origin)
+        if key is not None:
+            return key
+        if event.seq == 1 and event.kind in INTRODUCING_KINDS:
+            try:
+                return certified_key(event, self.hall_public_key)
+            except IntegrityFailure as exc:
+                raise _Refusal("bad-certificate", exc.message, event) from None
+        raise _Refusal("unknown-origin", f"no certificate is held for {event.origin}", event)
+
+    def _store(self, event: Event) -> None:
+        try:
+            self.conn.execute(
+                f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.origin,
+                    event.seq,
+                    event.kind,
+                    event.hlc,
+                    event.prev,
+                    event.body_json,
+                    event.hash,
+                    event.sig,
+                ),
+            )
+            self.projections.apply(self.conn, event)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+
+    # --- projections -------------------------------------------------------------------------
+
+    def rebuild(self) -> int:
+        """Drop every projection table and replay the whole log into new ones. Returns events."""
+        count = 0
+        with self.transaction():
+            existing = [
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'p\\_%' "
+                    "ESCAPE '\\'"
+                )
+            ]
+            for table in existing:
+                self.conn.execute(f"DROP TABLE {table}")
+            self.projections.create(self.conn)
+            for event in self.events():
+                self.projections.apply(self.conn, event)
+                count += 1
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('projections', ?)",
+                (self.projections.fingerprint,),
+            )
+        self._keys.clear()
+        return count
+
+    def projection_rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every projection row, sorted: what `rebuild` must reproduce exactly."""
+        return {
+            table: sorted(self.conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+            for table in self.projections.tables()
+        }
+
+
+class _Refusal(Exception):
+    def __init__(self, kind: str, detail: str, event: Event) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+        self.event = event
+
+    def error(self) -> IntegrityFailure:
+        if self.kind == "fork":
+            return ForkDetected(self.event.origin, self.event.seq)
+        return IntegrityFailure(
+            f"refused event {self.event.origin}:{self.event.seq} ({self.event.kind}): {self.detail}"
+        )
+
+
+def certified_key(event: Event, hall_public_key: str) -> PublicKey:
+    """The key named by an introducing event's certificate, if the hall signed it for its origin."""
+    try:
+        cert = Certificate.from_dict(event.body.get("certificate"))
+    except (ValueError, AttributeError) as exc:
+        raise IntegrityFailure(
+            f"{event.origin}:{event.seq} carries no certificate: {exc}"
+        ) from None
+    if cert.station != event.origin:
+        raise IntegrityFailure(
+            f"{event.origin}:{event.seq} carries the certificate of {cert.station}"
+        )
+    if not cert.is_signed_by(hall_public_key):
+        raise IntegrityFailure(
+            f"{event.origin}:{event.seq}: its certificate is not signed by this hall"
+        )
+    return PublicKey(cert.key)

@@ -1,0 +1,164 @@
+"""`booth verify`: every origin's chain and signatures, checked from the hall's public key alone."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pos.errors import IntegrityFailure
+from pos.ledger.events import GENESIS, Event
+from pos.ledger.keys import Certificate, PublicKey
+from pos.ledger.store import INTRODUCING_KINDS, Ledger
+
+CERTIFYING_KINDS = INTRODUCING_KINDS | {"StationAdded"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # edited, bad-signature, gap, fork, truncated, unknown-origin, bad-certificate
+    origin: str
+    seq: int
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.origin}:{self.seq}: {self.detail}"
+
+
+@dataclass
+class OriginSummary:
+    events: int = 0
+    last_seq: int = 0
+
+
+@dataclass
+class Report:
+    origins: dict[str, OriginSummary] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    digest: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "origins": {
+                origin: {"events": s.events, "last_seq": s.last_seq}
+                for origin, s in sorted(self.origins.items())
+            },
+            "digest": self.digest,
+            "problems": [
+                {"kind": p.kind, "origin": p.origin, "seq": p.seq, "detail": p.detail}
+                for p in self.problems
+            ],
+        }
+
+
+def _certified_keys(ledger: Ledger, problems: list[Problem]) -> dict[str, PublicKey]:
+    """Every station key that a hall-signed certificate in the log vouches for."""
+    keys: dict[str, PublicKey] = {}
+    placeholders = ",".join("?" for _ in CERTIFYING_KINDS)
+    rows = ledger.conn.execute(
+        f"SELECT origin, seq, body FROM events WHERE type IN ({placeholders}) ORDER BY rowid",
+        tuple(CERTIFYING_KINDS),
+    )
+    for origin, seq, body in rows:
+        try:
+            cert = Certificate.from_dict(json.loads(body).get("certificate"))
+        except (IntegrityFailure, ValueError, AttributeError) as exc:
+            problems.append(Problem("bad-certificate", origin, seq, str(exc)))
+            continue
+        if not cert.is_signed_by(ledger.hall_public_key):
+            problems.append(
+                Problem(
+                    "bad-certificate",
+                    origin,
+                    seq,
+                    f"certificate of {cert.station} is not signed by this hall",
+                )
+            )
+            continue
+        keys.setdefault(cert.station, PublicKey(cert.key))
+    return keys
+
+
+def _check_origin(
+    origin: str, events: Iterable[Event], key: PublicKey | None
+) -> tuple[OriginSummary, Problem | None]:
+    """The origin's intact prefix, and the first thing wrong after it (if any)."""
+    summary = OriginSummary()
+    prev_hash = GENESIS
+    for event in events:
+        expected = summary.last_seq + 1
+        problem = None
+        if event.seq != expected:
+            problem = Problem(
+                "gap",
+                origin,
+                expected,
+                f"seq {expected} is missing (the log jumps from {expected - 1} to {event.seq})",
+            )
+        elif not event.hash_matches():
+            problem = Problem(
+                "edited", origin, event.seq, f"its content does not match its hash ({event.kind})"
+            )
+        elif key is None:
+            problem = Problem(
+                "unknown-origin", origin, event.seq, "no hall-signed certificate for this station"
+            )
+        elif not event.signed_by(key):
+            problem = Problem(
+                "bad-signature", origin, event.seq, f"the signature does not verify ({event.kind})"
+            )
+        elif event.prev != prev_hash:
+            problem = Problem(
+                "fork",
+                origin,
+                event.seq,
+                f"it does not follow seq {event.seq - 1} (a different history)",
+            )
+        if problem is not None:
+            return summary, problem
+        summary.events += 1
+        summary.last_seq = event.seq
+        prev_hash = event.hash
+    return summary, None
+
+
+def verify(ledger: Ledger) -> Report:
+    report = Report()
+    keys = _certified_keys(ledger, report.problems)
+    origins = [row[0] for row in ledger.conn.execute("SELECT DISTINCT origin FROM events")]
+    recorded_heads = dict(ledger.conn.execute("SELECT origin, last_seq FROM p_origins").fetchall())
+    digest = hashlib.sha256()
+    for origin in sorted(set(origins) | set(recorded_heads)):
+        summary, problem = _check_origin(origin, ledger.origin_events(origin), keys.get(origin))
+        report.origins[origin] = summary
+        if problem is not None:
+            report.problems.append(problem)
+        recorded = recorded_heads.get(origin, 0)
+        if problem is None and recorded > summary.last_seq:
+            report.problems.append(
+                Problem(
+                    "truncated",
+                    origin,
+                    summary.last_seq + 1,
+                    f"the log ends at seq {summary.last_seq} but seq {recorded} was recorded",
+                )
+            )
+    for row in ledger.conn.execute(
+        "SELECT kind, origin, seq, detail FROM incidents WHERE kind = 'fork' ORDER BY id"
+    ):
+        report.problems.append(
+            Problem("fork", row[1], row[2], f"two different signed events were offered: {row[3]}")
+        )
+    for origin, seq, event_hash in ledger.conn.execute(
+        "SELECT origin, seq, hash FROM events ORDER BY origin, seq"
+    ):
+        digest.update(f"{origin}:{seq}:{event_hash}\n".encode())
+    report.digest = digest.hexdigest()
+    return report

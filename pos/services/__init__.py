@@ -1,0 +1,1 @@
+"""Commands: check with the domain, append events, projections follow; one transaction each."""

@@ -1,0 +1,183 @@
+"""A station directory: its identity, keys, lock and ledger, opened as one thing."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pos.clock import Clock, clock_for
+from pos.errors import BadInput, NotFound, NotPermitted, RuleRefused, StorageFailure
+from pos.ledger import Ledger
+from pos.ledger.keys import StationKey
+from pos.services.lock import StationLock
+
+CONFIG_FILE = "station.json"
+STATION_KEY_FILE = "station.key"
+HALL_KEY_FILE = "hall.key"
+PLAYER_SECRET_FILE = "player.secret"
+LEDGER_FILE = "ledger.db"
+
+
+@dataclass(frozen=True)
+class StationConfig:
+    hall: str
+    station: str
+    role: str
+    hall_public_key: str
+
+    def save(self, directory: Path) -> None:
+        write_private(directory / CONFIG_FILE, json.dumps(asdict(self), indent=2) + "\n", 0o644)
+
+    @classmethod
+    def load(cls, directory: Path) -> StationConfig:
+        path = directory / CONFIG_FILE
+        try:
+            data = json.loads(path.read_text())
+            return cls(**{k: str(data[k]) for k in ("hall", "station", "role", "hall_public_key")})
+        except FileNotFoundError:
+            raise NotFound(
+                f"no station in {directory}: run 'booth init' (a new hall) or 'booth join'"
+            ) from None
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BadInput(str(path), f"station configuration is damaged: {exc}") from None
+
+
+def write_private(path: Path, text: str, mode: int = 0o600) -> None:
+    """Write a file whole or not at all (temp file, fsync, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise StorageFailure(f"cannot write {path}: {exc.strerror}") from None
+
+
+@dataclass(frozen=True)
+class Operator:
+    badge: str
+    name: str
+    roles: frozenset[str]
+
+
+@dataclass(frozen=True)
+class HallSettings:
+    hall: str
+    organisation: str
+    location: str
+    time_zone: str
+    training: bool
+
+
+class Station:
+    """An open station: lock held, ledger open, clock chosen. Use as a context manager."""
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        environ: dict[str, str] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.directory = directory
+        self.config = StationConfig.load(directory)
+        self._lock = StationLock(directory).acquire()
+        try:
+            key_path = directory / STATION_KEY_FILE
+            key = StationKey.from_hex(key_path.read_text()) if key_path.exists() else None
+            self.ledger = Ledger.open(
+                directory / LEDGER_FILE,
+                station=self.config.station,
+                key=key,
+                hall_public_key=self.config.hall_public_key,
+            )
+            self.hall = self._hall_settings()
+            if clock is not None and not self.hall.training:
+                raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
+            self.clock: Clock = clock or clock_for(self.hall.training, environ)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    @property
+    def id(self) -> str:
+        return self.config.station
+
+    def _hall_settings(self) -> HallSettings:
+        row = self.ledger.conn.execute(
+            "SELECT hall, organisation, location, time_zone, training FROM p_hall"
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"station {self.id} holds no hall record yet")
+        return HallSettings(row[0], row[1], row[2], row[3], bool(row[4]))
+
+    def hall_key(self) -> StationKey:
+        path = self.directory / HALL_KEY_FILE
+        if not path.exists():
+            raise NotPermitted(
+                f"station {self.id} does not hold the hall's key: do this on the manager station"
+            )
+        return StationKey.from_hex(path.read_text())
+
+    def player_secret(self) -> bytes:
+        return bytes.fromhex((self.directory / PLAYER_SECRET_FILE).read_text().strip())
+
+    # --- people ------------------------------------------------------------------------------
+
+    def staff(self, badge: str) -> Operator | None:
+        row = self.ledger.conn.execute(
+            "SELECT badge, name, roles FROM p_staff WHERE badge = ? AND active = 1", (badge,)
+        ).fetchone()
+        if row is None:
+            return None
+        return Operator(row[0], row[1], frozenset(json.loads(row[2])))
+
+    def operator(self, badge: str | None, *roles: str) -> Operator:
+        """The logged-in person, if they hold one of `roles` (any role when none are named)."""
+        if not badge:
+            raise NotPermitted(
+                "this command needs an operator: pass --as BADGE or set BOOTH_OPERATOR"
+            )
+        person = self.staff(badge)
+        if person is None:
+            raise NotPermitted(f"badge {badge!r} is not on this hall's staff")
+        if roles and not person.roles.intersection(roles):
+            raise NotPermitted(
+                f"badge {badge} ({person.name}) is not a {' or '.join(roles)}; "
+                f"their roles: {', '.join(sorted(person.roles))}"
+            )
+        return person
+
+    def has_manager(self) -> bool:
+        row = self.ledger.conn.execute(
+            "SELECT 1 FROM p_staff, json_each(p_staff.roles) WHERE json_each.value = 'manager' "
+            "LIMIT 1"
+        ).fetchone()
+        return row is not None
+
+    # --- lifetime ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.ledger.close()
+        self._lock.release()
+
+    def __enter__(self) -> Station:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def append(self, kind: str, body: dict[str, Any]) -> Any:
+        return self.ledger.append(kind, body, now=self.clock.now())

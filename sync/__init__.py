@@ -1,0 +1,1 @@
+"""Discovery (zeroconf), the replication server and client, and peer authentication."""

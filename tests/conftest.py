@@ -1,0 +1,100 @@
+"""Shared fixtures: halls on disk, the `booth` command run in-process, leaked-thread checks."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos.cli.main import main
+from pos.services import hall as hall_service
+from pos.services import staff as staff_service
+from pos.services.station import Station
+
+TRAINING_NOW = "2026-11-28T23:00:00+00:00"
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def run_booth(*args: str, env: dict[str, str] | None = None) -> Result:
+    """Run `booth ARGS` in this process, as the shell would see it: exit code, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = {key: os.environ.get(key) for key in (env or {})}
+    os.environ.update(env or {})
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(args))
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture(autouse=True)
+def _clean_booth_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("BOOTH_HALL", "BOOTH_OPERATOR", "BOOTH_NOW"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_threads() -> Iterator[None]:
+    before = set(threading.enumerate())
+    yield
+    leaked = [
+        t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon
+    ]
+    assert not leaked, f"test leaked threads: {leaked}"
+
+
+@pytest.fixture
+def hall_dir(tmp_path: Path) -> Path:
+    """A training hall's manager station with a manager (M1) and a seller-redeemer (S1)."""
+    directory = tmp_path / "manager"
+    hall_service.init_hall(
+        directory,
+        organisation="Test Fire Company",
+        location="1 Test Road",
+        time_zone="America/New_York",
+        training=True,
+        environ={"BOOTH_NOW": TRAINING_NOW},
+    )
+    with Station(directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        staff_service.add_staff(
+            st, badge="M1", name="Mary Manager", roles=["manager"],
+            date_of_birth="1970-01-01", operator=None,
+        )
+        staff_service.add_staff(
+            st, badge="S1", name="Sam Seller", roles=["seller", "redeemer"],
+            date_of_birth="1990-05-05", operator="M1",
+        )
+    return directory
+
+
+@pytest.fixture
+def station(hall_dir: Path) -> Iterator[Station]:
+    with Station(hall_dir, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        yield st
