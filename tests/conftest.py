@@ -64,9 +64,7 @@ def _clean_booth_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def _no_leaked_threads() -> Iterator[None]:
     before = set(threading.enumerate())
     yield
-    leaked = [
-        t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon
-    ]
+    leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     assert not leaked, f"test leaked threads: {leaked}"
 
 
@@ -84,12 +82,20 @@ def hall_dir(tmp_path: Path) -> Path:
     )
     with Station(directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
         staff_service.add_staff(
-            st, badge="M1", name="Mary Manager", roles=["manager"],
-            date_of_birth="1970-01-01", operator=None,
+            st,
+            badge="M1",
+            name="Mary Manager",
+            roles=["manager"],
+            date_of_birth="1970-01-01",
+            operator=None,
         )
         staff_service.add_staff(
-            st, badge="S1", name="Sam Seller", roles=["seller", "redeemer"],
-            date_of_birth="1990-05-05", operator="M1",
+            st,
+            badge="S1",
+            name="Sam Seller",
+            roles=["seller", "redeemer"],
+            date_of_birth="1990-05-05",
+            operator="M1",
         )
     return directory
 

@@ -116,7 +116,9 @@ class Ledger:
         try:
             yield self
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # Some errors (SQLITE_FULL, SQLITE_IOERR) have already rolled the transaction back.
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         try:
             self.conn.execute("COMMIT")
