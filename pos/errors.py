@@ -57,6 +57,12 @@ class StationBusy(BoothError):
     exit_code = 3
 
 
+class HardwareFailure(BoothError):
+    """A printer, scanner, dispenser or drawer is missing, unplugged or failed."""
+
+    exit_code = 3
+
+
 class StorageFailure(BoothError):
     """The disk or database refused a write (full disk, read-only file system, I/O error)."""
 

@@ -10,8 +10,10 @@ import click
 
 from pos import __version__
 from pos.cli.common import CliState, default_hall_dir
+from pos.cli.deals import deal, house, rules
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
+from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.staff import staff
 from pos.errors import BoothError, RuleRefused
 
@@ -35,7 +37,21 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
     ctx.ensure_object(CliState).hall = hall or default_hall_dir()
 
 
-for command in (init, join, station, staff, verify, rebuild):
+for command in (
+    init,
+    join,
+    station,
+    staff,
+    verify,
+    rebuild,
+    deal,
+    house,
+    rules,
+    session,
+    sell,
+    player,
+    dispenser,
+):
     cli.add_command(command)
 
 

@@ -140,7 +140,10 @@ class Station:
         return Operator(row[0], row[1], frozenset(json.loads(row[2])))
 
     def operator(self, badge: str | None, *roles: str) -> Operator:
-        """The logged-in person, if they hold one of `roles` (any role when none are named)."""
+        """The logged-in person, if they hold one of `roles` (any role when none are named).
+
+        A manager may do whatever a seller or redeemer may: the game manager covers the booth.
+        """
         if not badge:
             raise NotPermitted(
                 "this command needs an operator: pass --as BADGE or set BOOTH_OPERATOR"
@@ -148,7 +151,8 @@ class Station:
         person = self.staff(badge)
         if person is None:
             raise NotPermitted(f"badge {badge!r} is not on this hall's staff")
-        if roles and not person.roles.intersection(roles):
+        allowed = set(roles) | ({"manager"} if {"seller", "redeemer"} & set(roles) else set())
+        if roles and not person.roles.intersection(allowed):
             raise NotPermitted(
                 f"badge {badge} ({person.name}) is not a {' or '.join(roles)}; "
                 f"their roles: {', '.join(sorted(person.roles))}"

@@ -1,8 +1,10 @@
 """Every projection Booth keeps, in the order they are applied."""
 
 from pos.ledger.projections.base import Handler, Projection, ProjectionSet
+from pos.ledger.projections.deals import DEALS
 from pos.ledger.projections.hall import HALL
+from pos.ledger.projections.players import PLAYERS
 
-ALL = ProjectionSet([HALL])
+ALL = ProjectionSet([HALL, DEALS, PLAYERS])
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]

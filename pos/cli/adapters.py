@@ -1,0 +1,20 @@
+"""Finding hardware adapters by name. They register as entry points, so the core never imports
+hardware: `booth.dispensers` (and later printers, scanners) map a scheme to a factory."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from pos.errors import BadInput
+
+
+def load_adapter(group: str, spec: str, station_dir: Path) -> Any:
+    scheme, _, options = spec.partition(":")
+    found = {ep.name: ep for ep in entry_points(group=group)}
+    if scheme not in found:
+        known = ", ".join(sorted(found)) or "none installed"
+        raise BadInput(group, f"{scheme!r} is not a known adapter ({known})")
+    factory = found[scheme].load()
+    return factory(options, station_dir)

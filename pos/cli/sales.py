@@ -1,0 +1,157 @@
+"""booth session ..., booth sell, booth player register, booth dispenser set."""
+
+from __future__ import annotations
+
+import click
+
+from pos.cli.adapters import load_adapter
+from pos.cli.common import emit, json_option, operator_option, state
+from pos.services import devices, players, sales, sessions
+from pos.services.ports import Dispenser
+from pos.services.station import Station
+
+
+@click.group()
+def session() -> None:
+    """Open and close sessions."""
+
+
+@session.command("open")
+@click.option("--date", "game_date", help="Game date (default: today in the hall's time zone).")
+@click.option("--number", type=int, help="Session number that day (default: the next).")
+@operator_option
+@json_option
+@click.pass_context
+def session_open(
+    ctx: click.Context, game_date: str | None, number: int | None, operator: str | None
+) -> None:
+    """Open a session; carried-over deals come back into play."""
+    with state(ctx).open_station() as st:
+        result = sessions.open_session(st, operator=operator, game_date=game_date, number=number)
+    resumed = f"; back in play: {', '.join(result['resumed'])}" if result["resumed"] else ""
+    emit(ctx, result, f"Session {result['session']} is open{resumed}.")
+
+
+@session.command("close")
+@operator_option
+@json_option
+@click.pass_context
+def session_close(ctx: click.Context, operator: str | None) -> None:
+    """Close the open session: unfinished deals carry over, event games end (K5)."""
+    with state(ctx).open_station() as st:
+        result = sessions.close_session(st, operator=operator)
+    emit(
+        ctx,
+        result,
+        lambda: (
+            f"Session {result['session']} closed. Carried over: "
+            f"{', '.join(result['carried_over']) or 'none'}; event games ended: "
+            f"{', '.join(result['event_games_ended']) or 'none'}."
+        ),
+    )
+
+
+def _dispenser(st: Station) -> Dispenser | None:
+    if st.config.role != "kiosk":
+        return None
+    spec = devices.device_settings(st).get("dispenser", "sim")
+    dispenser: Dispenser = load_adapter("booth.dispensers", spec, st.directory)
+    return dispenser
+
+
+@click.command()
+@click.argument("serial")
+@click.option("--qty", required=True, help="How many tickets.")
+@click.option("--buyer", help="The buyer's player card or badge.")
+@click.option("--price", help="The price rung (event games: must be the flare's).")
+@operator_option
+@json_option
+@click.pass_context
+def sell(
+    ctx: click.Context,
+    serial: str,
+    qty: str,
+    buyer: str | None,
+    price: str | None,
+    operator: str | None,
+) -> None:
+    """Sell tickets from a deal in play in this station's bins."""
+    with state(ctx).open_station() as st:
+        result = sales.sell(
+            st,
+            serial,
+            qty=qty,
+            operator=operator,
+            buyer=buyer,
+            price=price,
+            dispenser=_dispenser(st),
+        )
+    short = ""
+    if result.get("requested", result["qty"]) != result["qty"]:
+        short = (
+            f" (asked {result['requested']}: the dispenser gave {result['qty']}; "
+            f"${result['credit']} credited)"
+        )
+    emit(
+        ctx,
+        result,
+        f"Sold {result['qty']} x {result['serial']} for ${result['amount']}"
+        f"{short}; receipt {result['receipt']}.",
+    )
+
+
+@click.group()
+def player() -> None:
+    """Player cards (registered once at the booth with an ID check)."""
+
+
+@player.command("register")
+@click.argument("card")
+@click.option("--dob", "date_of_birth", required=True, help="From the ID, YYYY-MM-DD.")
+@click.option("--initials", required=True)
+@click.option("--id-number", help="The ID's number: only a keyed hash of it is kept.")
+@operator_option
+@json_option
+@click.pass_context
+def player_register(
+    ctx: click.Context,
+    card: str,
+    date_of_birth: str,
+    initials: str,
+    id_number: str | None,
+    operator: str | None,
+) -> None:
+    """Register a player card after checking the player's ID."""
+    with state(ctx).open_station() as st:
+        result = players.register_player(
+            st,
+            card=card,
+            date_of_birth=date_of_birth,
+            initials=initials,
+            id_number=id_number,
+            operator=operator,
+        )
+    emit(
+        ctx,
+        result,
+        f"Card {result['card']} registered for {result['initials']}"
+        f" ({'18 or over' if result['adult'] else 'UNDER 18: no sales'}).",
+    )
+
+
+@click.group()
+def dispenser() -> None:
+    """This kiosk's ticket dispenser."""
+
+
+@dispenser.command("set")
+@click.argument("spec")
+@operator_option
+@json_option
+@click.pass_context
+def dispenser_set(ctx: click.Context, spec: str, operator: str | None) -> None:
+    """Choose the dispenser adapter, e.g. sim or sim:capacity=40,jam-every=7."""
+    with state(ctx).open_station() as st:
+        load_adapter("booth.dispensers", spec, st.directory)
+        result = devices.set_device(st, "dispenser", spec, operator=operator)
+    emit(ctx, result, f"Dispenser: {result['spec']}.")

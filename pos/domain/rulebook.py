@@ -1,0 +1,607 @@
+"""The hall's rulebook: each rule with its citation, the hall's settings, and pure checks.
+
+A check returns a Decision: allowed, refused (a rule that can never be overridden), or needs a
+manager's override (any other rule). Whether a failing rule refuses or asks for an override is
+the rule's `overridable` flag, so it lives in one place: the RULES table.
+
+Citations are data. The rules of play are 11VAC15-40-60 (../shared/regulation); Virginia moved its
+charitable gaming chapter to 11VAC20-20 in 2023, so when the citations are renumbered only the
+RULES table changes. Limits the law may change are Settings with the Virginia defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import date, timedelta
+from enum import StrEnum
+
+from pos.domain.flare import Flare, GameType
+from pos.domain.money import (
+    MAX_AMOUNT,
+    InvalidAmount,
+    format_amount,
+    format_money,
+    parse_amount,
+    parse_count,
+)
+
+# -- rules -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    citation: str
+    sentence: str  # plain language, for the person at the booth; limits are in `settings`
+    overridable: bool  # False: never; True: only by a manager, recorded with rule and reason
+    settings: tuple[str, ...] = ()  # the Settings fields this rule uses
+
+
+_RULE_LIST = (
+    Rule(
+        "C1",
+        "11VAC15-40-60 C 1 (event games: K 1)",
+        "No marked, defaced, altered or tampered pull-tab, instant bingo or seal card may be put "
+        "into play.",
+        overridable=False,
+    ),
+    Rule(
+        "C2",
+        "11VAC15-40-60 C 2 (event games: K 6)",
+        "A winning ticket is punched or defaced right after it is paid, by someone the "
+        "organisation authorised; a ticket already paid is never paid again.",
+        overridable=True,
+    ),
+    Rule(
+        "C3",
+        "11VAC15-40-60 C 3",
+        "Unsold pull-tabs may be mixed with at most one more pull-tab deal, and only when the "
+        "posted house rules say so; a seal card deal is never mixed with another deal.",
+        overridable=False,
+        settings=("commingle_additional_deals",),
+    ),
+    Rule(
+        "C4",
+        "11VAC15-40-60 C 4 (event games: K 7)",
+        "A deal not sold out is sold at the next session that sells that kind of ticket; once "
+        "closed, its unsold tickets are kept unopened for the retention years after the end of "
+        "the fiscal year it closed in.",
+        overridable=True,
+        settings=("retention_years", "fiscal_year_start_month", "fiscal_year_start_day"),
+    ),
+    Rule(
+        "C5",
+        "11VAC15-40-60 C 5 (event games: K 4)",
+        "A seal card deal must come with its sign-up sheet, its seal and its cards packed "
+        "together, and its flare must give the seal's terms.",
+        overridable=False,
+    ),
+    Rule(
+        "C6",
+        "11VAC15-40-60 C 6",
+        "A progressive seal card prize not claimed in time moves to the next progressive seal "
+        "card game in progress and is paid to its winner.",
+        overridable=True,
+        settings=("progressive_carry_days",),
+    ),
+    Rule(
+        "B",
+        "11VAC15-40-60 B",
+        "A seal card prize that is known only once the seal is opened must be claimed within the "
+        "claim window after the deal closes; every other prize must be claimed on the day of "
+        "the game.",
+        overridable=True,
+        settings=("seal_claim_days",),
+    ),
+    Rule(
+        "K2",
+        "11VAC15-40-60 K 2",
+        "Event game tickets are sold only at the price printed on the deal's flare.",
+        overridable=False,
+    ),
+    Rule(
+        "K3",
+        "11VAC15-40-60 K 3; Code of Virginia § 18.2-340.33 (9)",
+        "No single pull-tab, instant bingo or seal card prize may be larger than the prize cap "
+        "set by Virginia law.",
+        overridable=False,
+        settings=("prize_cap",),
+    ),
+    Rule(
+        "K5",
+        "11VAC15-40-60 K 5",
+        "The winners of an event game are decided in the same session its tickets are sold; the "
+        "game ends with that session.",
+        overridable=True,
+    ),
+    Rule(
+        "AGE",
+        "Code of Virginia § 18.2-340.28 C",
+        "No one under the minimum age may buy, play or redeem.",
+        overridable=False,
+        settings=("minimum_age",),
+    ),
+    Rule(
+        "D",
+        "11VAC15-40-60 D",
+        "Anyone who sold or redeemed pull-tabs, instant bingo or seal cards may not buy them from "
+        "this organisation on a day they worked, nor from a deal they helped sell or redeem; "
+        "anyone working a bingo session may not play in it.",
+        overridable=True,
+    ),
+    Rule(
+        "E1c",
+        "11VAC15-40-60 E 1 c",
+        "An electronic bingo device plays at most the maximum number of card faces per game.",
+        overridable=False,
+        settings=("max_faces_per_game",),
+    ),
+    Rule(
+        "E1d",
+        "11VAC15-40-60 E 1 d",
+        "Electronic bingo devices cannot be reserved: first come, first served.",
+        overridable=True,
+    ),
+    Rule(
+        "E1g",
+        "11VAC15-40-60 E 1 g",
+        "Electronic bingo devices are loaded and enabled only on the premises where the game is "
+        "played.",
+        overridable=True,
+    ),
+    Rule(
+        "A",
+        "11VAC15-40-60 A",
+        "The hall's posted house rules govern the session; what they do not allow (for example "
+        "pull-tab sales at a kiosk) is not done.",
+        overridable=False,
+    ),
+    Rule(
+        "SESSION",
+        "Booth: sales happen in an open session (11VAC15-40-60 C 4, K 5)",
+        "Tickets are sold only while a session is open.",
+        overridable=False,
+    ),
+    Rule(
+        "OWNER",
+        "Booth: deal ownership",
+        "Only the station that holds a deal in one of its bins records that deal's sales and "
+        "redemptions.",
+        overridable=False,
+    ),
+    Rule(
+        "DEAL",
+        "Booth: deal checks",
+        "A deal must add up: a price above zero, no more winners than tickets, a serial number "
+        "not already taken in, tickets sold at the flare's price and never more than remain.",
+        overridable=False,
+    ),
+    Rule(
+        "BIN",
+        "Booth: deals sell from bins (11VAC15-40-60 C 3, C 4)",
+        "Tickets are sold only from a deal that is in play in a bin (a booth drawer or a kiosk "
+        "dispenser column); a deal received, carried over or closed is not sold.",
+        overridable=False,
+    ),
+    Rule(
+        "ID",
+        "Booth: buyer identification (Code of Virginia § 18.2-340.28 C; 11VAC15-40-60 D)",
+        "A kiosk sells only to a buyer it has identified (player card or ID), and so does the "
+        "booth where the house rules ask for it.",
+        overridable=False,
+    ),
+    Rule(
+        "ROLE",
+        "Booth: operators (11VAC20-20-90: workers are identified by unique operator IDs)",
+        "Every change is made by a logged-in person whose role allows it: seller, redeemer, "
+        "manager or inspector (read-only).",
+        overridable=False,
+    ),
+    Rule(
+        "TRAINING",
+        "Booth: training halls",
+        "Only a training hall may run on a set clock (BOOTH_NOW); its receipts and reports say "
+        "TRAINING.",
+        overridable=False,
+    ),
+    Rule(
+        "JOIN",
+        "Booth: station pairing",
+        "A station joins the hall once, with a one-time join bundle from the manager.",
+        overridable=False,
+    ),
+    Rule(
+        "W2G",
+        "26 CFR 7.6041-1; IRC § 6041(a) as amended by the One Big Beautiful Bill Act (2025) "
+        "§ 70433",
+        "A prize at or above the IRS reporting threshold is reported on Form W-2G (for pull-tabs "
+        "only when it is also at least 300 times the ticket price); the winner shows ID.",
+        overridable=False,
+        settings=("w2g_threshold",),
+    ),
+)
+
+RULES: dict[str, Rule] = {rule.id: rule for rule in _RULE_LIST}
+
+
+# -- settings --------------------------------------------------------------------------------------
+
+
+class InvalidSetting(ValueError):
+    """A rulebook setting that cannot be accepted; `.field` names the setting."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message
+
+
+_MONEY_SETTINGS = frozenset({"prize_cap", "w2g_threshold"})
+# Sanity bounds per setting (inclusive): a hall may be stricter than Virginia, and the law may
+# change, but a typo must not turn the cap into $0.01 or the age into 1 year.
+_BOUNDS: dict[str, tuple[int, int]] = {
+    "prize_cap": (1, MAX_AMOUNT),
+    "minimum_age": (16, 99),
+    "seal_claim_days": (1, 3650),
+    "progressive_carry_days": (1, 3650),
+    "commingle_additional_deals": (0, 9),
+    "retention_years": (1, 99),
+    "fiscal_year_start_month": (1, 12),
+    "fiscal_year_start_day": (1, 31),
+    "w2g_threshold": (1, MAX_AMOUNT),
+    "max_faces_per_game": (1, 1000),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The hall's rulebook settings; the defaults are Virginia's."""
+
+    # § 18.2-340.33 (9): $2,000 per instant bingo, pull-tab or seal card prize (raised in 2021).
+    prize_cap: int = 200_000
+    # § 18.2-340.28 C: no sale to, play or redemption by anyone under 18.
+    minimum_age: int = 18
+    # 11VAC15-40-60 B: seal card prizes claimed within 30 days of the deal's close.
+    seal_claim_days: int = 30
+    # 11VAC15-40-60 C 6: unclaimed progressive seal card prizes carry forward after 30 days.
+    progressive_carry_days: int = 30
+    # 11VAC15-40-60 C 3: "no more than one additional deal".
+    commingle_additional_deals: int = 1
+    # 11VAC15-40-60 C 4, K 7 and the records rule: 3 years after the close of the fiscal year.
+    retention_years: int = 3
+    fiscal_year_start_month: int = 1
+    fiscal_year_start_day: int = 1
+    # IRS Form W-2G threshold for bingo (and, with the 300-times-the-wager test, pull-tab)
+    # winnings: $1,200 until 2025; $2,000 for payments from 1 January 2026 after the One Big
+    # Beautiful Bill Act (2025) § 70433 raised the § 6041(a) threshold, indexed for inflation
+    # after 2026 - hence a setting.
+    w2g_threshold: int = 200_000
+    # 11VAC15-40-60 E 1 c: at most 54 card faces per device per game.
+    max_faces_per_game: int = 54
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            low, high = _BOUNDS[item.name]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidSetting(item.name, f"{value!r} is not a whole number")
+            if not low <= value <= high:
+                shown = _show_setting(item.name, value)
+                raise InvalidSetting(
+                    item.name,
+                    f"{shown} is outside {_show_setting(item.name, low)}"
+                    f"..{_show_setting(item.name, high)}",
+                )
+        try:
+            date(2001, self.fiscal_year_start_month, self.fiscal_year_start_day)
+        except ValueError:
+            raise InvalidSetting(
+                "fiscal_year_start_day",
+                f"{self.fiscal_year_start_day} is not a day of month "
+                f"{self.fiscal_year_start_month} in every year",
+            ) from None
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, object]) -> Settings:
+        """Settings from a mapping (as `to_mapping` gives it, or typed in); missing keys default.
+
+        Money settings are decimal strings of dollars ("2000.00"); the others whole numbers, as
+        ints or digit strings. Keys may use '-' for '_'. Unknown keys are refused.
+        """
+        if not isinstance(mapping, Mapping):
+            raise InvalidSetting("settings", "expected a mapping of setting names to values")
+        names = {item.name for item in fields(cls)}
+        values: dict[str, int] = {}
+        for raw_key, raw in mapping.items():
+            key = str(raw_key).strip().replace("-", "_")
+            if key not in names:
+                raise InvalidSetting(
+                    str(raw_key), f"is not a setting (known: {', '.join(sorted(names))})"
+                )
+            low, high = _BOUNDS[key]
+            try:
+                if key in _MONEY_SETTINGS:
+                    value = parse_amount(raw, key, maximum=high)  # type: ignore[arg-type]
+                else:
+                    value = parse_count(raw, key, minimum=low, maximum=high)
+            except InvalidAmount as exc:
+                raise InvalidSetting(key, exc.reason) from None
+            values[key] = value
+        return cls(**values)
+
+    def to_mapping(self) -> dict[str, object]:
+        """The settings as `from_mapping` reads them: money as decimal strings, the rest ints."""
+        return {
+            item.name: (
+                format_amount(getattr(self, item.name))
+                if item.name in _MONEY_SETTINGS
+                else getattr(self, item.name)
+            )
+            for item in fields(self)
+        }
+
+
+def _show_setting(name: str, value: int) -> str:
+    return format_money(value) if name in _MONEY_SETTINGS else f"{value:,}"
+
+
+# -- decisions -------------------------------------------------------------------------------------
+
+
+class Verdict(StrEnum):
+    ALLOWED = "allowed"
+    REFUSED = "refused"
+    NEEDS_OVERRIDE = "needs-override"
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: Verdict
+    rule: str | None
+    message: str
+
+    @classmethod
+    def allow(cls) -> Decision:
+        return cls(Verdict.ALLOWED, None, "")
+
+    @classmethod
+    def refuse(cls, rule: str, message: str) -> Decision:
+        return cls(Verdict.REFUSED, rule, message)
+
+    @classmethod
+    def needs_override(cls, rule: str, message: str) -> Decision:
+        return cls(Verdict.NEEDS_OVERRIDE, rule, message)
+
+    @property
+    def allowed(self) -> bool:
+        return self.verdict is Verdict.ALLOWED
+
+    @property
+    def citation(self) -> str | None:
+        """The citation of the rule that failed, from RULES (None when allowed)."""
+        return RULES[self.rule].citation if self.rule in RULES else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "verdict": self.verdict.value,
+            "rule": self.rule,
+            "citation": self.citation,
+            "message": self.message,
+        }
+
+
+def _fail(rule_id: str, message: str) -> Decision:
+    """A failed check: refused for a rule that can never be overridden, else needs an override."""
+    if RULES[rule_id].overridable:
+        return Decision.needs_override(rule_id, message)
+    return Decision.refuse(rule_id, message)
+
+
+def _tickets(count: int) -> str:
+    return f"{count:,} ticket" + ("" if count == 1 else "s")
+
+
+# -- checks ----------------------------------------------------------------------------------------
+
+
+def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[str]) -> Decision:
+    """May this deal be taken in? The first failing check wins, in this fixed order:
+
+    1. DEAL  the serial number was already taken in (compared in upper case);
+    2. C1    the deal is marked as tampered;
+    3. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms
+             (not event games: K 4 needs no sign-up sheet);
+    4. DEAL  a price of zero;
+    5. K3    a prize tier above the cap, in the flare's order, then the seal prize;
+    6. DEAL  more winning tickets than tickets.
+    """
+    serial = flare.serial.upper()
+    if serial in {known.upper() for known in known_serials}:
+        return _fail("DEAL", f"a deal with serial number {serial} was already taken in")
+    if flare.tampered:
+        return _fail(
+            "C1", f"deal {serial} is marked as tampered with; it can never be put into play"
+        )
+    if flare.game is GameType.SEAL_CARD:
+        if flare.seal is None:
+            return _fail(
+                "C5",
+                f"seal card deal {serial} has no seal terms on its flare "
+                "(lines, seal prize, hold tickets)",
+            )
+        if not flare.sheet_and_seal_present:
+            return _fail(
+                "C5",
+                f"seal card deal {serial} is not confirmed to hold its sign-up sheet, seal and "
+                "cards together",
+            )
+    if flare.price <= 0:
+        return _fail(
+            "DEAL", f"deal {serial} has a price of {format_money(flare.price)}; it must be above $0"
+        )
+    cap = format_money(settings.prize_cap)
+    for number, tier in enumerate(flare.prizes, start=1):
+        if tier.amount > settings.prize_cap:
+            return _fail(
+                "K3",
+                f"a {format_money(tier.amount)} prize (tier {number} of the flare) is above the "
+                f"{cap} cap per ticket",
+            )
+    if flare.seal is not None and flare.seal.prize > settings.prize_cap:
+        return _fail(
+            "K3",
+            f"a {format_money(flare.seal.prize)} seal prize is above the {cap} cap per ticket",
+        )
+    if flare.winners > flare.tickets:
+        return _fail(
+            "DEAL",
+            f"the flare lists {flare.winners:,} winners but deal {serial} has only "
+            f"{_tickets(flare.tickets)}",
+        )
+    return Decision.allow()
+
+
+def check_bin(
+    holding: Sequence[GameType], adding: GameType, *, commingling: bool, settings: Settings
+) -> Decision:
+    """May a deal of type `adding` go into a bin already holding deals of types `holding`? (C3)
+
+    - an empty bin takes any deal;
+    - a seal card deal never shares a bin, either way (C 3: "Seal card deals shall not be
+      commingled");
+    - an event game deal never shares a bin either: C 3 allows commingling "unsold instant bingo
+      cards and pull-tabs", but an event game's winners are decided within its session (K 5) and
+      its tickets sell only at its own flare's price (K 2), so its tickets must stay apart;
+    - pull-tab deals share only when the posted house rules disclose commingling (`commingling`),
+      and at most 1 + settings.commingle_additional_deals deals (two, in Virginia) share a bin.
+    """
+    if not holding:
+        return Decision.allow()
+    kinds = ", ".join(str(kind) for kind in holding)
+    if adding is GameType.SEAL_CARD or GameType.SEAL_CARD in holding:
+        return _fail(
+            "C3",
+            f"a seal card deal never shares a bin; this bin holds {kinds} and the new deal is "
+            f"{adding}",
+        )
+    if adding is GameType.EVENT or GameType.EVENT in holding:
+        return _fail(
+            "C3",
+            f"an event game deal never shares a bin; this bin holds {kinds} and the new deal is "
+            f"{adding}",
+        )
+    if not commingling:
+        return _fail(
+            "C3",
+            f"this bin already holds {len(holding)} pull-tab deal(s), and the house rules do not "
+            "disclose commingling deals",
+        )
+    most = 1 + settings.commingle_additional_deals
+    if len(holding) + 1 > most:
+        return _fail(
+            "C3",
+            f"this bin already holds {len(holding)} pull-tab deal(s); at most {most} deal(s) "
+            "may be commingled in one bin",
+        )
+    return Decision.allow()
+
+
+def check_sale_price(flare: Flare, price: int) -> Decision:
+    """Tickets sell only at the flare's price: K2 for event games, DEAL for the others."""
+    if price == flare.price:
+        return Decision.allow()
+    wanted, shown = format_money(flare.price), format_money(price)
+    if flare.game is GameType.EVENT:
+        return _fail(
+            "K2",
+            f"event game tickets of deal {flare.serial} sell only at the flare's price of "
+            f"{wanted}, not {shown}",
+        )
+    return _fail(
+        "DEAL",
+        f"tickets of deal {flare.serial} sell at the flare's price of {wanted}, not {shown}",
+    )
+
+
+def check_quantity(remaining: int, qty: int) -> Decision:
+    """A sale is at least one ticket and never more than remain in the deal (DEAL)."""
+    if qty < 1:
+        return _fail("DEAL", f"a sale is at least 1 ticket, not {qty:,}")
+    if remaining <= 0:
+        return _fail("DEAL", f"no tickets remain in this deal; {_tickets(qty)} cannot be sold")
+    if qty > remaining:
+        return _fail(
+            "DEAL", f"only {_tickets(remaining)} remain in this deal; {qty:,} cannot be sold"
+        )
+    return Decision.allow()
+
+
+def age_on(date_of_birth: date, on: date) -> int:
+    """Whole years of age on a day. Someone born on 29 February has a birthday on 1 March in
+    years without a 29 February (never on 28 February: the later day, so no one is sold to
+    early)."""
+    before_birthday = (on.month, on.day) < (date_of_birth.month, date_of_birth.day)
+    return on.year - date_of_birth.year - int(before_birthday)
+
+
+def check_age(date_of_birth: date, on: date, settings: Settings) -> Decision:
+    """AGE: the buyer is at least settings.minimum_age years old on `on`.
+
+    The message gives the age, never the date of birth (it may be recorded with the refusal).
+    """
+    minimum = settings.minimum_age
+    if date_of_birth > on:
+        return _fail(
+            "AGE",
+            f"the date of birth given is after {on.isoformat()}; the buyer cannot be confirmed "
+            f"to be {minimum} or older",
+        )
+    age = age_on(date_of_birth, on)
+    if age < minimum:
+        return _fail(
+            "AGE",
+            f"the buyer is {age} on {on.isoformat()}; no one under {minimum} may buy, play or "
+            "redeem",
+        )
+    return Decision.allow()
+
+
+def _fiscal_year_start(day: date, settings: Settings) -> date:
+    start = date(day.year, settings.fiscal_year_start_month, settings.fiscal_year_start_day)
+    if day < start:
+        start = date(day.year - 1, start.month, start.day)
+    return start
+
+
+def keep_until(closed_on: date, settings: Settings) -> date:
+    """The last day a closed deal's unsold tickets (and its records) must be kept (C4):
+    retention_years after the close of the fiscal year containing `closed_on`.
+
+    The fiscal year ends the day before the next one starts; the keep-until day is the day before
+    the fiscal-year start `retention_years` later, so leap days take care of themselves.
+    """
+    start = _fiscal_year_start(closed_on, settings)
+    years = 1 + settings.retention_years
+    return date(start.year + years, start.month, start.day) - timedelta(days=1)
+
+
+def claim_deadline_for_seal(deal_closed_on: date, settings: Settings) -> date:
+    """B: the last day (inclusive) to claim a seal card prize known only once the seal is opened:
+    seal_claim_days after the deal's close."""
+    return deal_closed_on + timedelta(days=settings.seal_claim_days)
+
+
+def rules_table(settings: Settings) -> list[dict[str, object]]:
+    """Every rule for `booth rules --json`, with the settings it uses and their values."""
+    values = settings.to_mapping()
+    return [
+        {
+            "id": rule.id,
+            "citation": rule.citation,
+            "sentence": rule.sentence,
+            "overridable": rule.overridable,
+            "settings": {name: values[name] for name in rule.settings},
+        }
+        for rule in RULES.values()
+    ]

@@ -1,0 +1,38 @@
+"""Registered player cards: a keyed hash of the ID number, the 18+ flag, initials."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from pos.ledger.events import Event
+from pos.ledger.projections.base import Projection
+
+SCHEMA = """
+CREATE TABLE p_players (
+    card TEXT PRIMARY KEY, initials TEXT NOT NULL, adult INTEGER NOT NULL, id_sha256 TEXT,
+    checked_on TEXT, registered_hlc TEXT NOT NULL
+)
+"""
+
+
+def _player_registered(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT INTO p_players VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (card) DO UPDATE SET "
+        "initials = excluded.initials, adult = excluded.adult, id_sha256 = excluded.id_sha256, "
+        "checked_on = excluded.checked_on, registered_hlc = excluded.registered_hlc "
+        "WHERE excluded.registered_hlc > p_players.registered_hlc",
+        (
+            body["card"],
+            body["initials"],
+            int(body["adult"]),
+            body.get("id_sha256"),
+            body.get("checked_on"),
+            event.hlc,
+        ),
+    )
+
+
+PLAYERS = Projection(
+    name="players", version=1, schema=SCHEMA, handlers={"PlayerRegistered": _player_registered}
+)

@@ -1,0 +1,211 @@
+"""Deals: intake against the rulebook, bins, closing, and what a deal has done so far."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pos.domain import rulebook
+from pos.domain.flare import Flare, GameType, flare_to_dict, load_flare_text, parse_flare
+from pos.domain.money import format_amount, parse_count
+from pos.domain.rulebook import Decision
+from pos.errors import BadInput, NotFound, RuleRefused
+from pos.services.inputs import checked_input
+from pos.services.sessions import hall_date
+from pos.services.settings import house_rule, rulebook_settings
+from pos.services.station import Station
+
+
+def enforce(decision: Decision) -> None:
+    """Raise the refusal a rulebook decision carries (overrides are asked for elsewhere)."""
+    if not decision.allowed:
+        raise RuleRefused(decision.rule or "RULE", decision.message)
+
+
+def read_flare_file(path: Path) -> Flare:
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise BadInput("flare", f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput("flare", f"cannot read {path}: {exc}") from None
+    fmt = "toml" if path.suffix.lower() == ".toml" else "json"
+    with checked_input("flare"):
+        return load_flare_text(text, fmt)
+
+
+def flare_from_mapping(data: dict[str, Any]) -> Flare:
+    with checked_input("flare"):
+        return parse_flare(data)
+
+
+def receive_deal(st: Station, flare: Flare, *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with st.ledger.transaction():
+        known = frozenset(
+            row[0]
+            for row in st.ledger.conn.execute(
+                "SELECT serial FROM p_deals WHERE received_hlc IS NOT NULL"
+            )
+        )
+        enforce(rulebook.check_intake(flare, rulebook_settings(st), known_serials=known))
+        st.append("DealReceived", {"flare": flare_to_dict(flare), "by": by.badge})
+    return deal_summary(st, flare.serial)
+
+
+def _deal_row(st: Station, serial: str) -> dict[str, Any]:
+    row = next(
+        st.ledger.db.query(
+            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL",
+            [serial.strip().upper()],
+        ),
+        None,
+    )
+    if row is None:
+        raise NotFound(f"deal {serial!r} is not on file at this station")
+    return row
+
+
+def deal_flare(st: Station, serial: str) -> Flare:
+    return parse_flare(json.loads(_deal_row(st, serial)["flare"]))
+
+
+def open_deal(st: Station, serial: str, *, bin_name: str, operator: str | None) -> dict[str, Any]:
+    """Put a received (or carried-over) deal in one of this station's bins (C3)."""
+    by = st.operator(operator, "manager", "seller")
+    bin_name = _bin_name(bin_name)
+    with st.ledger.transaction():
+        deal = _deal_row(st, serial)
+        if deal["state"] == "closed":
+            raise RuleRefused("C4", f"deal {deal['serial']} is closed and cannot be put in play")
+        if deal["state"] == "in-play":
+            raise RuleRefused(
+                "OWNER",
+                f"deal {deal['serial']} is already in play in bin {deal['bin']} at "
+                f"{deal['holder']}",
+            )
+        holding = [
+            GameType(row[0])
+            for row in st.ledger.conn.execute(
+                "SELECT d.game FROM p_bins b JOIN p_deals d USING (serial) "
+                "WHERE b.station = ? AND b.bin = ?",
+                (st.id, bin_name),
+            )
+        ]
+        enforce(
+            rulebook.check_bin(
+                holding,
+                GameType(deal["game"]),
+                commingling=house_rule(st, "commingling"),
+                settings=rulebook_settings(st),
+            )
+        )
+        st.append(
+            "DealOpened",
+            {"serial": deal["serial"], "station": st.id, "bin": bin_name, "by": by.badge},
+        )
+    return deal_summary(st, deal["serial"])
+
+
+def _bin_name(text: str) -> str:
+    value = text.strip()
+    if not value or len(value) > 32 or not value.replace("-", "").replace("_", "").isalnum():
+        raise BadInput("bin", f"{text!r} is not a bin name (letters, digits, - and _)")
+    return value
+
+
+def close_deal(
+    st: Station, serial: str, *, unsold: str | int, operator: str | None
+) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with checked_input("unsold"):
+        count = parse_count(unsold, "unsold", minimum=0)
+    with st.ledger.transaction():
+        close_deal_in_transaction(st, serial, unsold=count, by=by.badge, reason="C4")
+    return deal_summary(st, serial)
+
+
+def close_deal_in_transaction(
+    st: Station, serial: str, *, unsold: int, by: str, reason: str
+) -> None:
+    deal = _deal_row(st, serial)
+    if deal["state"] == "closed":
+        raise RuleRefused("C4", f"deal {deal['serial']} is already closed")
+    remaining = int(deal["tickets"]) - int(deal["sold"])
+    if unsold != remaining:
+        raise RuleRefused(
+            "C4",
+            f"deal {deal['serial']}: {unsold} unsold counted but the ledger says {remaining} "
+            f"({deal['tickets']} tickets, {deal['sold']} sold); recount before closing",
+        )
+    closed_on = hall_date(st, st.clock.now())
+    keep = rulebook.keep_until(closed_on, rulebook_settings(st))
+    st.append(
+        "DealClosed",
+        {
+            "serial": deal["serial"],
+            "unsold": unsold,
+            "closed_on": closed_on.isoformat(),
+            "keep_until": keep.isoformat(),
+            "by": by,
+            "reason": reason,
+        },
+    )
+
+
+def deal_summary(st: Station, serial: str) -> dict[str, Any]:
+    deal = _deal_row(st, serial)
+    flare = parse_flare(json.loads(deal["flare"]))
+    tiers = [
+        {
+            "amount": format_amount(row[0]),
+            "count": int(row[1]),
+            "paid": int(row[2]),
+            "left": int(row[1]) - int(row[2]),
+        }
+        for row in st.ledger.conn.execute(
+            "SELECT amount, count, paid FROM p_prize_tiers WHERE serial = ? ORDER BY amount DESC",
+            (deal["serial"],),
+        )
+    ]
+    prizes_paid = sum(
+        int(row[0]) * int(row[1])
+        for row in st.ledger.conn.execute(
+            "SELECT amount, paid FROM p_prize_tiers WHERE serial = ?", (deal["serial"],)
+        )
+    )
+    sold, gross = int(deal["sold"]), int(deal["gross"])
+    return {
+        "serial": deal["serial"],
+        "game": flare.game.value,
+        "name": flare.name,
+        "form": flare.form,
+        "manufacturer": flare.manufacturer,
+        "state": deal["state"],
+        "holder": deal["holder"],
+        "bin": deal["bin"],
+        "tickets": flare.tickets,
+        "price": format_amount(flare.price),
+        "ideal_gross": format_amount(flare.ideal_gross),
+        "total_prizes": format_amount(flare.total_prizes),
+        "ideal_net": format_amount(flare.ideal_net),
+        "tickets_sold": sold,
+        "tickets_left": flare.tickets - sold,
+        "gross": format_amount(gross),
+        "prizes_paid": format_amount(prizes_paid),
+        "net": format_amount(gross - prizes_paid),
+        "tiers": tiers,
+        "unsold": deal["unsold"],
+        "keep_until": deal["keep_until"],
+    }
+
+
+def list_deals(st: Station) -> list[dict[str, Any]]:
+    return [
+        dict(row)
+        for row in st.ledger.db.query(
+            "SELECT serial, game, name, state, holder, bin, tickets, sold, price FROM p_deals "
+            "WHERE received_hlc IS NOT NULL ORDER BY state, serial"
+        )
+    ]

@@ -1,0 +1,121 @@
+"""Sessions: a game date and number in the hall's time zone; sales happen inside one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pos.domain.flare import GameType
+from pos.errors import BadInput, RuleRefused
+from pos.services.station import Station
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str
+    game_date: str
+    number: int
+    state: str
+
+
+def hall_date(st: Station, at: datetime) -> date:
+    return at.astimezone(ZoneInfo(st.hall.time_zone)).date()
+
+
+def open_session_now(st: Station) -> Session | None:
+    row = st.ledger.conn.execute(
+        "SELECT session, game_date, number, state FROM p_sessions WHERE state = 'open' "
+        "ORDER BY opened_hlc DESC LIMIT 1"
+    ).fetchone()
+    return Session(row[0], row[1], int(row[2]), row[3]) if row else None
+
+
+def require_open_session(st: Station) -> Session:
+    session = open_session_now(st)
+    if session is None:
+        raise RuleRefused(
+            "SESSION", "no session is open: a manager opens one with 'booth session open'"
+        )
+    return session
+
+
+def open_session(
+    st: Station, *, operator: str | None, game_date: str | None = None, number: int | None = None
+) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with st.ledger.transaction():
+        current = open_session_now(st)
+        if current is not None:
+            raise RuleRefused("SESSION", f"session {current.id} is still open; close it first")
+        try:
+            day = date.fromisoformat(game_date) if game_date else hall_date(st, st.clock.now())
+        except ValueError:
+            raise BadInput("date", f"{game_date!r} is not a date (YYYY-MM-DD)") from None
+        if number is None:
+            row = st.ledger.conn.execute(
+                "SELECT coalesce(max(number), 0) FROM p_sessions WHERE game_date = ?",
+                (day.isoformat(),),
+            ).fetchone()
+            number = int(row[0]) + 1
+        elif number < 1:
+            raise BadInput("number", f"{number} is not a session number (1 or more)")
+        session_id = f"{day.isoformat()}/{number}"
+        if st.ledger.conn.execute(
+            "SELECT 1 FROM p_sessions WHERE session = ?", (session_id,)
+        ).fetchone():
+            raise BadInput("number", f"session {session_id} was already held")
+        resumed = [
+            row[0]
+            for row in st.ledger.conn.execute(
+                "SELECT serial FROM p_deals WHERE state = 'carried-over' ORDER BY serial"
+            )
+        ]
+        st.append(
+            "SessionOpened",
+            {
+                "session": session_id,
+                "game_date": day.isoformat(),
+                "number": number,
+                "by": by.badge,
+                "resumed": resumed,
+            },
+        )
+    return {
+        "session": session_id,
+        "game_date": day.isoformat(),
+        "number": number,
+        "resumed": resumed,
+    }
+
+
+def close_session(st: Station, *, operator: str | None) -> dict[str, Any]:
+    """Close the open session: unfinished deals carry over; event games end with it (K5)."""
+    from pos.services.deals import close_deal_in_transaction
+
+    by = st.operator(operator, "manager")
+    with st.ledger.transaction():
+        session = require_open_session(st)
+        in_play = st.ledger.conn.execute(
+            "SELECT serial, game, tickets - sold FROM p_deals WHERE state = 'in-play' "
+            "ORDER BY serial"
+        ).fetchall()
+        ended = []
+        for serial, game, remaining in in_play:
+            if game == GameType.EVENT:
+                close_deal_in_transaction(
+                    st, serial, unsold=int(remaining), by=by.badge, reason="K5"
+                )
+                ended.append(serial)
+        carried = [serial for serial, game, _ in in_play if game != GameType.EVENT]
+        st.append(
+            "SessionClosed",
+            {
+                "session": session.id,
+                "by": by.badge,
+                "carried_over": carried,
+                "event_games_ended": ended,
+            },
+        )
+    return {"session": session.id, "carried_over": carried, "event_games_ended": ended}
