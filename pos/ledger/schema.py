@@ -57,3 +57,11 @@ def m002_incidents_and_meta(db: Database) -> None:
         pk="id",
     )
     db.table("meta").create({"key": str, "value": str}, pk="key")
+
+
+@migrations()
+def m003_origin_heads(db: Database) -> None:
+    # The highest seq ever stored per origin. Not a projection: a rebuild from a log whose last
+    # rows were cut must not forget that they existed (`booth verify` reports the truncation).
+    db.execute("CREATE TABLE origin_heads (origin TEXT PRIMARY KEY, last_seq INTEGER NOT NULL)")
+    db.execute("INSERT INTO origin_heads SELECT origin, max(seq) FROM events GROUP BY origin")

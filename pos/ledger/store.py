@@ -201,24 +201,28 @@ class Ledger:
         try:
             with self.transaction():
                 held = self.get(event.origin, event.seq)
+                if held is not None and held.hash == event.hash:
+                    return False
+                # Authentic first: an unsigned event under a held key is a forgery, not a fork.
+                self._check_authentic(event)
                 if held is not None:
-                    if held.hash == event.hash and held.sig == event.sig:
-                        return False
                     raise _Refusal("fork", f"held hash {held.hash}", event)
-                self._check(event)
-                self._store(event)
+                self._check_follows(event)
+                self._store(event, strict=False)
         except _Refusal as refusal:
             if not nested:
                 self._record_incident(refusal.kind, event, refusal.detail)
             raise refusal.error() from None
         return True
 
-    def _check(self, event: Event) -> None:
+    def _check_authentic(self, event: Event) -> None:
         if not event.hash_matches():
             raise _Refusal("bad-hash", "its hash does not match its content", event)
         key = self._public_key(event)
         if not event.signed_by(key):
             raise _Refusal("bad-signature", "its signature does not verify", event)
+
+    def _check_follows(self, event: Event) -> None:
         last_seq, last_hash = self.head(event.origin)
         if event.seq != last_seq + 1:
             raise _Refusal("gap", f"it follows seq {last_seq} of its origin", event)
@@ -263,7 +267,7 @@ class Ledger:
                 raise _Refusal("bad-certificate", exc.message, event) from None
         raise _Refusal("unknown-origin", f"no certificate is held for {event.origin}", event)
 
-    def _store(self, event: Event) -> None:
+    def _store(self, event: Event, *, strict: bool = True) -> None:
         try:
             self.conn.execute(
                 f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -278,7 +282,12 @@ class Ledger:
                     event.sig,
                 ),
             )
-            self.projections.apply(self.conn, event)
+            self.conn.execute(
+                "INSERT INTO origin_heads VALUES (?, ?) ON CONFLICT (origin) "
+                "DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)",
+                (event.origin, event.seq),
+            )
+            self.projections.apply(self.conn, event, strict=strict)
         except sqlite3.Error as exc:
             raise _storage_error(exc) from None
 
@@ -299,7 +308,7 @@ class Ledger:
                 self.conn.execute(f"DROP TABLE {table}")
             self.projections.create(self.conn)
             for event in self.events():
-                self.projections.apply(self.conn, event)
+                self.projections.apply(self.conn, event, strict=False)
                 count += 1
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta VALUES ('projections', ?)",

@@ -133,7 +133,9 @@ def verify(ledger: Ledger) -> Report:
     report = Report()
     keys = _certified_keys(ledger, report.problems)
     origins = [row[0] for row in ledger.conn.execute("SELECT DISTINCT origin FROM events")]
-    recorded_heads = dict(ledger.conn.execute("SELECT origin, last_seq FROM p_origins").fetchall())
+    recorded_heads = dict(
+        ledger.conn.execute("SELECT origin, last_seq FROM origin_heads").fetchall()
+    )
     digest = hashlib.sha256()
     for origin in sorted(set(origins) | set(recorded_heads)):
         summary, problem = _check_origin(origin, ledger.origin_events(origin), keys.get(origin))

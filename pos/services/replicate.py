@@ -12,7 +12,7 @@ from pos.ledger import Event, Ledger
 def high_water_marks(ledger: Ledger) -> dict[str, int]:
     return {
         origin: int(seq)
-        for origin, seq in ledger.conn.execute("SELECT origin, last_seq FROM p_origins")
+        for origin, seq in ledger.conn.execute("SELECT origin, last_seq FROM origin_heads")
     }
 
 

@@ -59,9 +59,30 @@ class ProjectionSet:
                 if statement.strip():
                     conn.execute(statement)
 
-    def apply(self, conn: sqlite3.Connection, event: Event) -> None:
-        handlers = self._handlers.get(event.kind, []) + self._handlers.get(EVERY_EVENT, [])
-        if handlers:
-            body = event.body
+    def apply(self, conn: sqlite3.Connection, event: Event, *, strict: bool = True) -> None:
+        """Project one event. A handler that fails on a local command (`strict`) is a bug and
+        raises; on a signed event from elsewhere (or in a rebuild) the failure is recorded in
+        p_projection_errors and its partial work undone, so one bad body cannot stop a station
+        from taking in the rest of its origin's chain."""
+        handlers = self._handlers.get(event.kind, [])
+        every = self._handlers.get(EVERY_EVENT, [])
+        if not handlers and not every:
+            return
+        body = event.body
+        if strict:
             for handler in handlers:
                 handler(conn, event, body)
+        elif handlers:
+            conn.execute("SAVEPOINT project_event")
+            try:
+                for handler in handlers:
+                    handler(conn, event, body)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                conn.execute("ROLLBACK TO SAVEPOINT project_event")
+                conn.execute(
+                    "INSERT INTO p_projection_errors VALUES (?, ?, ?, ?)",
+                    (event.origin, event.seq, event.kind, f"{type(exc).__name__}: {exc}"),
+                )
+            conn.execute("RELEASE SAVEPOINT project_event")
+        for handler in every:
+            handler(conn, event, body)

@@ -23,6 +23,10 @@ CREATE TABLE p_staff (
     badge TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, date_of_birth TEXT,
     added_by TEXT, added_hlc TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1
 );
+CREATE TABLE p_projection_errors (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, error TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
+);
 CREATE TABLE p_origins (
     origin TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, last_hash TEXT NOT NULL,
     last_hlc TEXT NOT NULL, events INTEGER NOT NULL
