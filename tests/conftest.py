@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -18,6 +18,9 @@ from pos.cli.main import main
 from pos.services import hall as hall_service
 from pos.services import staff as staff_service
 from pos.services.station import Station
+
+if TYPE_CHECKING:
+    from tests.halls import Hall
 
 TRAINING_NOW = "2026-11-28T23:00:00+00:00"
 
@@ -104,3 +107,24 @@ def hall_dir(tmp_path: Path) -> Path:
 def station(hall_dir: Path) -> Iterator[Station]:
     with Station(hall_dir, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
         yield st
+
+
+@pytest.fixture
+def hall(hall_dir: Path, tmp_path: Path) -> Hall:
+    """The manager station of `hall_dir`, driven through the CLI with BOOTH_OPERATOR=M1."""
+    from tests.halls import Hall
+
+    flares = tmp_path / "flares"
+    flares.mkdir()
+    return Hall(hall_dir, flares)
+
+
+@pytest.fixture
+def selling(hall: Hall) -> Hall:
+    """A hall with deal A123456 in play in drawer-1 and a session open."""
+    from tests.halls import flare
+
+    assert hall.receive(flare()).exit_code == 0
+    assert hall("deal", "open", "A123456", "--bin", "drawer-1").exit_code == 0
+    assert hall("session", "open").exit_code == 0
+    return hall

@@ -11,10 +11,12 @@ import click
 from pos import __version__
 from pos.cli.common import CliState, default_hall_dir
 from pos.cli.deals import deal, house, rules
+from pos.cli.demo import demo
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
 from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.staff import staff
+from pos.cli.winners import check, redeem, seal, void
 from pos.errors import BoothError, RuleRefused
 
 
@@ -51,17 +53,13 @@ for command in (
     sell,
     player,
     dispenser,
+    redeem,
+    void,
+    check,
+    seal,
+    demo,
 ):
     cli.add_command(command)
-
-
-def _lazy_demo() -> None:
-    from pos.cli.demo import demo
-
-    cli.add_command(demo)
-
-
-_lazy_demo()
 
 
 def _report(error: BoothError, as_json: bool) -> None:

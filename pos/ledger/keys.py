@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from nacl.exceptions import BadSignatureError
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.public import SealedBox
 from nacl.signing import SigningKey, VerifyKey
 
 from pos.domain.canonical import canonical_json
@@ -46,6 +47,14 @@ class StationKey:
     def sign(self, message: bytes) -> bytes:
         return bytes(self._key.sign(message).signature)
 
+    def unseal(self, sealed_hex: str) -> bytes:
+        """Open what `seal_for(this key's public half)` sealed (only this key's holder can)."""
+        box = SealedBox(self._key.to_curve25519_private_key())
+        try:
+            return bytes(box.decrypt(bytes.fromhex(sealed_hex)))
+        except (CryptoError, ValueError) as exc:
+            raise IntegrityFailure(f"sealed data does not open with this key: {exc}") from None
+
 
 class PublicKey:
     def __init__(self, hex_key: str) -> None:
@@ -61,6 +70,13 @@ class PublicKey:
         except (BadSignatureError, ValueError, TypeError):
             return False
         return True
+
+
+def seal_for(public_hex: str, plaintext: bytes) -> str:
+    """Encrypt to the holder of an Ed25519 key (its Curve25519 twin): for data such as a W-2G
+    winner's tax ID, which every station stores but only the hall's manager may read."""
+    box = SealedBox(VerifyKey(bytes.fromhex(public_hex)).to_curve25519_public_key())
+    return bytes(box.encrypt(plaintext)).hex()
 
 
 @dataclass(frozen=True)

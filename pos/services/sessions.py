@@ -83,6 +83,7 @@ def open_session(
             },
         )
     return {
+        "progressive_carried": _carry_progressive(st),
         "session": session_id,
         "game_date": day.isoformat(),
         "number": number,
@@ -118,4 +119,15 @@ def close_session(st: Station, *, operator: str | None) -> dict[str, Any]:
                 "event_games_ended": ended,
             },
         )
-    return {"session": session.id, "carried_over": carried, "event_games_ended": ended}
+    return {
+        "session": session.id,
+        "carried_over": carried,
+        "event_games_ended": ended,
+        "progressive_carried": _carry_progressive(st),
+    }
+
+
+def _carry_progressive(st: Station) -> list[dict[str, Any]]:
+    from pos.services.seals import carry_progressive_prizes  # seals builds on sessions
+
+    return carry_progressive_prizes(st)

@@ -41,6 +41,11 @@ CREATE TABLE p_session_sales (
     PRIMARY KEY (session, serial)
 );
 CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL);
+CREATE TABLE p_sales (
+    station TEXT NOT NULL, receipt INTEGER NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL,
+    amount INTEGER NOT NULL, session TEXT NOT NULL, seller TEXT, hlc TEXT NOT NULL,
+    voided INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (station, receipt)
+);
 CREATE TABLE p_settings (
     scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, set_by TEXT, set_hlc TEXT,
     PRIMARY KEY (scope, key)
@@ -127,6 +132,20 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
         "DO UPDATE SET qty = qty + excluded.qty, gross = gross + excluded.gross",
         (body["session"], serial, qty, amount),
     )
+    conn.execute(
+        "INSERT OR IGNORE INTO p_sales (station, receipt, serial, qty, amount, session, seller, "
+        "hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            int(body["receipt"]),
+            serial,
+            qty,
+            amount,
+            body["session"],
+            body.get("seller"),
+            event.hlc,
+        ),
+    )
     _receipt_issued(conn, event, body)
 
 
@@ -202,7 +221,7 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,

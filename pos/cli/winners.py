@@ -1,0 +1,186 @@
+"""booth redeem, booth void, booth check, booth seal ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from pos.cli.common import emit, json_option, operator_option, state
+from pos.errors import BadInput
+from pos.services import seals, winners
+
+
+def _punch(result: dict[str, Any]) -> str:
+    return (
+        f"PAY ${result['pay']}  --  PUNCH NOW\n{result['serial']}"
+        + (f"/{result['ticket']}" if result.get("ticket") else "")
+        + (f"  receipt {result['receipt']}" if result.get("receipt") else "")
+    )
+
+
+@click.command()
+@click.argument("code")
+@click.option("--tier", help="The prize, where the ticket's code does not carry it (e.g. 100.00).")
+@click.option("--player", help="The winner's player card, to check their age.")
+@click.option("--winner-name", default="", help="W-2G: the winner's name.")
+@click.option("--winner-address", default="", help="W-2G: the winner's address.")
+@click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
+@click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@operator_option
+@json_option
+@click.pass_context
+def redeem(
+    ctx: click.Context,
+    code: str,
+    tier: str | None,
+    player: str | None,
+    winner_name: str,
+    winner_address: str,
+    winner_tin: str,
+    winner_id: str,
+    operator: str | None,
+) -> None:
+    """Pay a winning ticket (PUNCH NOW), or say why not."""
+    winner = None
+    if any((winner_name, winner_address, winner_tin, winner_id)):
+        winner = winners.Winner(winner_name, winner_address, winner_tin, winner_id)
+    with state(ctx).open_station() as st:
+        result = winners.redeem(
+            st, code, operator=operator, tier=tier, player=player, winner=winner
+        )
+    emit(ctx, result, lambda: _punch(result))
+
+
+@click.command()
+@click.argument("code", required=False)
+@click.option("--sale", "receipt", type=int, help="Void the sale on this receipt (managers).")
+@click.option("--reason", required=True, help="Why: tampered, damaged, rung in error...")
+@operator_option
+@json_option
+@click.pass_context
+def void(
+    ctx: click.Context, code: str | None, receipt: int | None, reason: str, operator: str | None
+) -> None:
+    """Void a tampered or damaged ticket by its code (C1), or a sale rung in error (--sale)."""
+    if (code is None) == (receipt is None):
+        raise BadInput("code", "give a ticket code or --sale RECEIPT (one of them)")
+    with state(ctx).open_station() as st:
+        if receipt is not None:
+            result = winners.void_sale(st, receipt, reason=reason, operator=operator)
+            text = (
+                f"Voided sale {receipt}: {result['qty']} x {result['serial']}, "
+                f"${result['amount']} back."
+            )
+        else:
+            assert code is not None
+            result = winners.void_ticket(st, code, reason=reason, operator=operator)
+            text = f"Voided ticket {result['voided']}: it will never pay."
+    emit(ctx, result, text)
+
+
+@click.command()
+@click.argument("code")
+@click.option("--tier", help="The prize shown on the ticket, where its code does not carry it.")
+@json_option
+@click.pass_context
+def check(ctx: click.Context, code: str, tier: str | None) -> None:
+    """Check a ticket without paying it (kiosks)."""
+    with state(ctx).open_station() as st:
+        result = winners.check_ticket(st, code, tier=tier)
+    emit(ctx, result, result["say"])
+
+
+@click.group()
+def seal() -> None:
+    """Seal cards: the sign-up sheet, the seal, its prizes."""
+
+
+def _sheet_text(sheet: dict[str, Any]) -> str:
+    lines = [
+        f"{sheet['serial']} {sheet['name']}: seal prize ${sheet['prize']}"
+        f"{' (progressive)' if sheet['progressive'] else ''}; "
+        f"{sheet['tickets_left']} tickets left"
+    ]
+    for line in sheet["lines"]:
+        mark = " WINNER" if line["winner"] else ""
+        signer = (
+            f"hold {line['ticket']}" + (f" ({line['player']})" if line["player"] else "")
+            if line["ticket"]
+            else "-"
+        )
+        prize = f" ${line['prize']['amount']} {line['prize']['state']}" if "prize" in line else ""
+        lines.append(f"  line {line['line']:>3}: {signer}{mark}{prize}")
+    if sheet["claim_until"]:
+        lines.append(f"  claim by {sheet['claim_until']}")
+    return "\n".join(lines)
+
+
+@seal.command("sign")
+@click.argument("serial")
+@click.option("--ticket", required=True, help="The hold ticket's number.")
+@click.option("--line", type=int, required=True)
+@click.option("--player", help="The player's card.")
+@operator_option
+@json_option
+@click.pass_context
+def seal_sign(
+    ctx: click.Context,
+    serial: str,
+    ticket: str,
+    line: int,
+    player: str | None,
+    operator: str | None,
+) -> None:
+    """Sign a line of the sign-up sheet with a hold ticket."""
+    with state(ctx).open_station() as st:
+        result = seals.sign_line(
+            st, serial, ticket=ticket, line=line, player=player, operator=operator
+        )
+    emit(ctx, result, lambda: _sheet_text(result))
+
+
+@seal.command("sheet")
+@click.argument("serial")
+@json_option
+@click.pass_context
+def seal_sheet(ctx: click.Context, serial: str) -> None:
+    """Show a seal card deal's sign-up sheet."""
+    with state(ctx).open_station() as st:
+        result = seals.sheet(st, serial)
+    emit(ctx, result, lambda: _sheet_text(result))
+
+
+@seal.command("open")
+@click.argument("serial")
+@click.option(
+    "--line",
+    "lines",
+    type=int,
+    multiple=True,
+    required=True,
+    help="A winning line under the seal (repeat for more).",
+)
+@operator_option
+@json_option
+@click.pass_context
+def seal_open(
+    ctx: click.Context, serial: str, lines: tuple[int, ...], operator: str | None
+) -> None:
+    """Open the seal of a sold-out deal and name the winning line(s)."""
+    with state(ctx).open_station() as st:
+        result = seals.open_seal(st, serial, lines=list(lines), operator=operator)
+    emit(ctx, result, lambda: _sheet_text(result))
+
+
+@seal.command("claim")
+@click.argument("serial")
+@click.option("--line", type=int, required=True)
+@operator_option
+@json_option
+@click.pass_context
+def seal_claim(ctx: click.Context, serial: str, line: int, operator: str | None) -> None:
+    """Pay the seal prize of a winning line, within its claim window."""
+    with state(ctx).open_station() as st:
+        result = seals.claim_seal_prize(st, serial, line=line, operator=operator)
+    emit(ctx, result, lambda: f"PAY ${result['pay']}  --  line {line} of {result['serial']}")

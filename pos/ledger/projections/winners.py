@@ -1,0 +1,218 @@
+"""Redemptions, voids, seal card sheets and seals, and the exceptions flagged for the manager."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from pos.ledger.events import Event
+from pos.ledger.projections.base import Projection
+
+SCHEMA = """
+CREATE TABLE p_redemptions (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, serial TEXT NOT NULL, ticket TEXT,
+    amount INTEGER NOT NULL, kind TEXT NOT NULL, by TEXT NOT NULL, session TEXT,
+    receipt INTEGER, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_redemptions_ticket ON p_redemptions (serial, ticket);
+CREATE TABLE p_voids (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT NOT NULL,
+    ticket TEXT, qty INTEGER NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL,
+    by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_voids_ticket ON p_voids (serial, ticket);
+CREATE TABLE p_seal_lines (
+    serial TEXT NOT NULL, line INTEGER NOT NULL, ticket TEXT NOT NULL, player TEXT,
+    by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (serial, line)
+);
+CREATE TABLE p_seals (
+    serial TEXT PRIMARY KEY, lines TEXT NOT NULL, prize INTEGER NOT NULL,
+    progressive INTEGER NOT NULL, opened_on TEXT NOT NULL, claim_until TEXT NOT NULL,
+    carry_after TEXT, by TEXT NOT NULL, hlc TEXT NOT NULL
+);
+CREATE TABLE p_seal_prizes (
+    serial TEXT NOT NULL, line INTEGER NOT NULL, amount INTEGER NOT NULL,
+    state TEXT NOT NULL, settled_hlc TEXT, settled_by TEXT, carried_to TEXT,
+    PRIMARY KEY (serial, line)
+);
+CREATE TABLE p_progressive_pool (
+    serial TEXT PRIMARY KEY, amount INTEGER NOT NULL
+);
+CREATE TABLE p_flags (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT,
+    ticket TEXT, detail TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+)
+"""
+
+
+def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_redemptions VALUES (?, ?, ?, ?, ?, 'ticket', ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["serial"],
+            body.get("ticket"),
+            int(body["amount"]),
+            body["by"],
+            body.get("session"),
+            body.get("receipt"),
+            event.hlc,
+        ),
+    )
+    conn.execute(
+        "UPDATE p_prize_tiers SET paid = paid + 1 WHERE serial = ? AND amount = ?",
+        (body["serial"], int(body["amount"])),
+    )
+
+
+def _ticket_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'ticket', ?, ?, 1, 0, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["serial"],
+            body["ticket"],
+            body["reason"],
+            body["by"],
+            event.hlc,
+        ),
+    )
+
+
+def _sale_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    station, receipt = body["station"], int(body["receipt"])
+    row = conn.execute(
+        "SELECT serial, qty, amount, session, voided FROM p_sales WHERE station = ? AND "
+        "receipt = ?",
+        (station, receipt),
+    ).fetchone()
+    if row is None or row[4]:
+        return
+    serial, qty, amount, session, _ = row
+    conn.execute(
+        "UPDATE p_sales SET voided = 1 WHERE station = ? AND receipt = ?", (station, receipt)
+    )
+    conn.execute(
+        "UPDATE p_deals SET sold = sold - ?, gross = gross - ? WHERE serial = ?",
+        (qty, amount, serial),
+    )
+    conn.execute(
+        "UPDATE p_session_sales SET qty = qty - ?, gross = gross - ? WHERE session = ? AND "
+        "serial = ?",
+        (qty, amount, session, serial),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'sale', ?, NULL, ?, ?, ?, ?, ?)",
+        (event.origin, event.seq, serial, qty, amount, body["reason"], body["by"], event.hlc),
+    )
+
+
+def _seal_line_signed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_seal_lines VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            body["serial"],
+            int(body["line"]),
+            body["ticket"],
+            body.get("player"),
+            body["by"],
+            event.hlc,
+        ),
+    )
+
+
+def _seal_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    lines = [int(line) for line in body["lines"]]
+    conn.execute(
+        "INSERT OR IGNORE INTO p_seals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            body["serial"],
+            json.dumps(lines),
+            int(body["prize"]),
+            int(body["progressive"]),
+            body["opened_on"],
+            body["claim_until"],
+            body.get("carry_after"),
+            body["by"],
+            event.hlc,
+        ),
+    )
+    pooled = conn.execute(
+        "SELECT amount FROM p_progressive_pool WHERE serial = ?", (body["serial"],)
+    ).fetchone()
+    for line in lines:
+        conn.execute(
+            "INSERT OR IGNORE INTO p_seal_prizes (serial, line, amount, state) "
+            "VALUES (?, ?, ?, 'open')",
+            (body["serial"], line, int(body["prize"]) + (int(pooled[0]) if pooled else 0)),
+        )
+
+
+def _seal_prize_paid(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_seal_prizes SET state = 'paid', settled_hlc = ?, settled_by = ? "
+        "WHERE serial = ? AND line = ? AND state = 'open'",
+        (event.hlc, body["by"], body["serial"], int(body["line"])),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO p_redemptions VALUES (?, ?, ?, ?, ?, 'seal', ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["serial"],
+            str(body["line"]),
+            int(body["amount"]),
+            body["by"],
+            body.get("session"),
+            body.get("receipt"),
+            event.hlc,
+        ),
+    )
+
+
+def _progressive_carried(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_seal_prizes SET state = 'carried', settled_hlc = ?, carried_to = ? "
+        "WHERE serial = ? AND line = ? AND state = 'open'",
+        (event.hlc, body["to_serial"], body["from_serial"], int(body["line"])),
+    )
+    conn.execute(
+        "INSERT INTO p_progressive_pool VALUES (?, ?) ON CONFLICT (serial) "
+        "DO UPDATE SET amount = amount + excluded.amount",
+        (body["to_serial"], int(body["amount"])),
+    )
+
+
+def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_flags VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["flag"],
+            body.get("serial"),
+            body.get("ticket"),
+            body["detail"],
+            event.hlc,
+        ),
+    )
+
+
+WINNERS = Projection(
+    name="winners",
+    version=1,
+    schema=SCHEMA,
+    handlers={
+        "WinnerRedeemed": _winner_redeemed,
+        "TicketVoided": _ticket_voided,
+        "SaleVoided": _sale_voided,
+        "SealLineSigned": _seal_line_signed,
+        "SealOpened": _seal_opened,
+        "SealPrizePaid": _seal_prize_paid,
+        "ProgressivePrizeCarried": _progressive_carried,
+        "ExceptionFlagged": _flagged,
+    },
+)

@@ -1,0 +1,286 @@
+"""Seal cards: hold tickets sign lines on the sheet; the seal, opened when the deal is sold out,
+names the winning line(s); their prizes are claimed within the window (B), and unclaimed
+progressive prizes move on to the next progressive game in progress (C6)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from typing import Any
+
+from pos.domain.flare import Flare, GameType
+from pos.domain.money import format_amount
+from pos.errors import BadInput, RuleRefused
+from pos.services.deals import close_deal_in_transaction, deal_flare
+from pos.services.players import check_buyer, resolve_buyer
+from pos.services.sales import next_receipt_number
+from pos.services.sessions import hall_date, open_session_now
+from pos.services.settings import rulebook_settings
+from pos.services.station import Station
+
+
+def _seal_deal(st: Station, serial: str) -> tuple[dict[str, Any], Flare]:
+    serial = serial.strip().upper()
+    row = next(
+        st.ledger.db.query(
+            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL", [serial]
+        ),
+        None,
+    )
+    if row is None:
+        raise BadInput("serial", f"deal {serial!r} is not on file at this station")
+    flare = deal_flare(st, serial)
+    if flare.game != GameType.SEAL_CARD or flare.seal is None:
+        raise BadInput("serial", f"deal {serial} is a {flare.game}, not a seal card deal")
+    return row, flare
+
+
+def sign_line(
+    st: Station,
+    serial: str,
+    *,
+    ticket: str,
+    line: int,
+    player: str | None,
+    operator: str | None,
+) -> dict[str, Any]:
+    by = st.operator(operator, "seller", "redeemer")
+    with st.ledger.transaction():
+        deal, flare = _seal_deal(st, serial)
+        assert flare.seal is not None
+        if deal["holder"] != st.id:
+            raise RuleRefused("OWNER", f"deal {flare.serial} is held by {deal['holder']}")
+        ticket = ticket.strip()
+        if ticket not in flare.seal.hold_tickets:
+            raise RuleRefused(
+                "C5",
+                f"ticket {ticket} is not a hold ticket of deal {flare.serial}"
+                f" (hold tickets: {', '.join(flare.seal.hold_tickets)})",
+            )
+        if not 1 <= line <= flare.seal.lines:
+            raise BadInput("line", f"{line} is not a line of the sheet (1 to {flare.seal.lines})")
+        if st.ledger.conn.execute(
+            "SELECT 1 FROM p_seals WHERE serial = ?", (flare.serial,)
+        ).fetchone():
+            raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
+        signed = st.ledger.conn.execute(
+            "SELECT line FROM p_seal_lines WHERE serial = ? AND ticket = ?", (flare.serial, ticket)
+        ).fetchone()
+        if signed:
+            raise RuleRefused("C5", f"hold ticket {ticket} already signed line {signed[0]}")
+        taken = st.ledger.conn.execute(
+            "SELECT ticket FROM p_seal_lines WHERE serial = ? AND line = ?", (flare.serial, line)
+        ).fetchone()
+        if taken:
+            raise RuleRefused("C5", f"line {line} is already signed (hold ticket {taken[0]})")
+        player_code = None
+        if player:
+            buyer = resolve_buyer(st, player)
+            assert buyer is not None
+            decision = check_buyer(st, buyer, flare.serial)
+            if not decision.allowed:
+                raise RuleRefused(decision.rule or "D", decision.message)
+            player_code = buyer.code
+        st.append(
+            "SealLineSigned",
+            {
+                "serial": flare.serial,
+                "ticket": ticket,
+                "line": line,
+                "player": player_code,
+                "by": by.badge,
+            },
+        )
+    return sheet(st, flare.serial)
+
+
+def sheet(st: Station, serial: str) -> dict[str, Any]:
+    deal, flare = _seal_deal(st, serial)
+    assert flare.seal is not None
+    signed = {
+        int(row[0]): {"ticket": row[1], "player": row[2]}
+        for row in st.ledger.conn.execute(
+            "SELECT line, ticket, player FROM p_seal_lines WHERE serial = ?", (flare.serial,)
+        )
+    }
+    seal = st.ledger.conn.execute(
+        "SELECT lines, claim_until FROM p_seals WHERE serial = ?", (flare.serial,)
+    ).fetchone()
+    winning = json.loads(seal[0]) if seal else []
+    prizes = {
+        int(row[0]): {"amount": format_amount(row[1]), "state": row[2], "carried_to": row[3]}
+        for row in st.ledger.conn.execute(
+            "SELECT line, amount, state, carried_to FROM p_seal_prizes WHERE serial = ?",
+            (flare.serial,),
+        )
+    }
+    return {
+        "serial": flare.serial,
+        "name": flare.name,
+        "prize": format_amount(flare.seal.prize),
+        "progressive": flare.seal.progressive,
+        "hold_tickets": list(flare.seal.hold_tickets),
+        "lines": [
+            {
+                "line": n,
+                **signed.get(n, {"ticket": None, "player": None}),
+                "winner": n in winning,
+                **({"prize": prizes[n]} if n in prizes else {}),
+            }
+            for n in range(1, flare.seal.lines + 1)
+        ],
+        "opened": seal is not None,
+        "claim_until": seal[1] if seal else None,
+        "tickets_left": int(deal["tickets"]) - int(deal["sold"]),
+    }
+
+
+def open_seal(
+    st: Station, serial: str, *, lines: list[int], operator: str | None
+) -> dict[str, Any]:
+    """Open the seal of a sold-out deal: the winning line(s), their signers, the claim window."""
+    by = st.operator(operator, "manager", "redeemer")
+    if not lines:
+        raise BadInput("line", "give the winning line(s) under the seal")
+    with st.ledger.transaction():
+        deal, flare = _seal_deal(st, serial)
+        assert flare.seal is not None
+        if st.ledger.conn.execute(
+            "SELECT 1 FROM p_seals WHERE serial = ?", (flare.serial,)
+        ).fetchone():
+            raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
+        left = int(deal["tickets"]) - int(deal["sold"])
+        if left > 0:
+            raise RuleRefused(
+                "C5",
+                f"deal {flare.serial} is not sold out ({left} tickets left): "
+                "the seal is opened only when every ticket is sold",
+            )
+        for line in lines:
+            if not 1 <= line <= flare.seal.lines:
+                raise BadInput(
+                    "line", f"{line} is not a line of the sheet (1 to {flare.seal.lines})"
+                )
+        settings = rulebook_settings(st)
+        today = hall_date(st, st.clock.now())
+        if deal["state"] != "closed":
+            close_deal_in_transaction(st, flare.serial, unsold=0, by=by.badge, reason="C5")
+        claim_until = today + timedelta(days=settings.seal_claim_days)
+        carry_after = (
+            today + timedelta(days=settings.progressive_carry_days)
+            if flare.seal.progressive
+            else None
+        )
+        st.append(
+            "SealOpened",
+            {
+                "serial": flare.serial,
+                "lines": sorted(set(lines)),
+                "prize": flare.seal.prize,
+                "progressive": flare.seal.progressive,
+                "opened_on": today.isoformat(),
+                "claim_until": claim_until.isoformat(),
+                "carry_after": carry_after.isoformat() if carry_after else None,
+                "by": by.badge,
+            },
+        )
+    carry_progressive_prizes(st)
+    return sheet(st, flare.serial)
+
+
+def claim_seal_prize(
+    st: Station, serial: str, *, line: int, operator: str | None
+) -> dict[str, Any]:
+    by = st.operator(operator, "redeemer")
+    with st.ledger.transaction():
+        deal, flare = _seal_deal(st, serial)
+        row = st.ledger.conn.execute(
+            "SELECT p.amount, p.state, p.carried_to, s.claim_until FROM p_seal_prizes p "
+            "JOIN p_seals s USING (serial) WHERE p.serial = ? AND p.line = ?",
+            (flare.serial, line),
+        ).fetchone()
+        if row is None:
+            raise RuleRefused(
+                "B",
+                f"line {line} of deal {flare.serial} is not a winning line "
+                "(or the seal is not open)",
+            )
+        amount, state, carried_to, claim_until = row
+        if state == "paid":
+            raise RuleRefused(
+                "C2", f"the prize of line {line} of deal {flare.serial} was already paid"
+            )
+        if state == "carried":
+            raise RuleRefused(
+                "C6", f"the unclaimed prize of line {line} moved to deal {carried_to}"
+            )
+        today = hall_date(st, st.clock.now())
+        if today > date.fromisoformat(claim_until):
+            raise RuleRefused(
+                "B", f"seal card prizes are claimed within the window, which ended {claim_until}"
+            )
+        if deal["holder"] != st.id:
+            raise RuleRefused("OWNER", f"deal {flare.serial} is held by {deal['holder']}")
+        session = open_session_now(st)
+        event = st.append(
+            "SealPrizePaid",
+            {
+                "serial": flare.serial,
+                "line": line,
+                "amount": amount,
+                "by": by.badge,
+                "receipt": next_receipt_number(st),
+                "session": session.id if session else None,
+            },
+        )
+    return {
+        "pay": format_amount(amount),
+        "say": "PUNCH NOW",
+        "serial": flare.serial,
+        "line": line,
+        "event": f"{event.origin}:{event.seq}",
+    }
+
+
+def carry_progressive_prizes(st: Station) -> list[dict[str, Any]]:
+    """C6: progressive seal prizes unclaimed past their carry date move to the next progressive
+    seal card game in progress. Runs by itself at session open/close and after a seal opens."""
+    today = hall_date(st, st.clock.now()).isoformat()
+    carried = []
+    with st.ledger.transaction():
+        due = st.ledger.conn.execute(
+            "SELECT p.serial, p.line, p.amount FROM p_seal_prizes p JOIN p_seals s USING (serial) "
+            "WHERE p.state = 'open' AND s.progressive = 1 AND s.carry_after < ? "
+            "ORDER BY s.opened_on, p.serial, p.line",
+            (today,),
+        ).fetchall()
+        for serial, line, amount in due:
+            target = _next_progressive_game(st, exclude=serial)
+            if target is None:
+                break
+            st.append(
+                "ProgressivePrizeCarried",
+                {
+                    "from_serial": serial,
+                    "line": line,
+                    "to_serial": target,
+                    "amount": amount,
+                    "rule": "C6",
+                },
+            )
+            carried.append(
+                {"from": serial, "line": line, "to": target, "amount": format_amount(amount)}
+            )
+    return carried
+
+
+def _next_progressive_game(st: Station, *, exclude: str) -> str | None:
+    for serial, flare_json in st.ledger.conn.execute(
+        "SELECT serial, flare FROM p_deals WHERE state = 'in-play' AND game = 'seal-card' "
+        "AND serial != ? ORDER BY opened_hlc",
+        (exclude,),
+    ):
+        seal = json.loads(flare_json).get("seal") or {}
+        if seal.get("progressive"):
+            return str(serial)
+    return None

@@ -1,0 +1,360 @@
+"""Winners: scan to redeem (PUNCH NOW) or void, ticket checks, and the claim windows (B).
+
+A refusal that the manager must see (a ticket paid twice, more winners than the flare holds) is
+recorded as an ExceptionFlagged event first, in its own transaction, then raised.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pos.domain import ticket_code
+from pos.domain.flare import Flare, GameType
+from pos.domain.money import format_amount, parse_amount
+from pos.domain.ticket_code import TicketCode
+from pos.errors import BadInput, RuleRefused
+from pos.ledger.keys import seal_for
+from pos.services.deals import deal_flare
+from pos.services.inputs import checked_input
+from pos.services.players import check_buyer, resolve_buyer
+from pos.services.sales import next_receipt_number
+from pos.services.sessions import hall_date, open_session_now
+from pos.services.settings import rulebook_settings
+from pos.services.station import Station
+
+
+@dataclass(frozen=True)
+class Winner:
+    """The data a W-2G needs, sealed to the hall's key in the ledger."""
+
+    name: str
+    address: str
+    tin: str
+    id_document: str
+
+
+def decode_code(text: str) -> TicketCode:
+    with checked_input("code"):
+        return ticket_code.decode(text)
+
+
+def _local_time(st: Station, hlc_text: str) -> str:
+    from pos.domain.hlc import Stamp
+
+    at = Stamp.parse(hlc_text).instant.astimezone(ZoneInfo(st.hall.time_zone))
+    return f"{at:%Y-%m-%d %H:%M}"
+
+
+def _flag(st: Station, flag: str, code: TicketCode, detail: str, by: str | None) -> None:
+    st.append(
+        "ExceptionFlagged",
+        {"flag": flag, "serial": code.serial, "ticket": code.ticket, "detail": detail, "by": by},
+    )
+
+
+def _deal(st: Station, code: TicketCode) -> dict[str, Any]:
+    row = next(
+        st.ledger.db.query(
+            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL", [code.serial]
+        ),
+        None,
+    )
+    if row is None:
+        raise RuleRefused("DEAL", f"deal {code.serial} is not known at this station")
+    return row
+
+
+def _tier(flare: Flare, code: TicketCode, tier: str | None) -> int:
+    if code.tier is not None and tier is not None:
+        with checked_input("tier"):
+            asked = parse_amount(tier, "tier")
+        if asked != code.tier:
+            raise BadInput(
+                "tier", f"${tier} differs from the ${format_amount(code.tier)} on the ticket"
+            )
+    if code.tier is not None:
+        amount = code.tier
+    elif tier is not None:
+        with checked_input("tier"):
+            amount = parse_amount(tier, "tier")
+    else:
+        raise BadInput("tier", f"ticket {code} carries no prize: give --tier (e.g. 100.00)")
+    if amount not in {t.amount for t in flare.prizes}:
+        tiers = ", ".join(f"${format_amount(t.amount)}" for t in flare.prizes)
+        raise BadInput(
+            "tier",
+            f"${format_amount(amount)} is not a prize of deal {flare.serial} (its tiers: {tiers})",
+        )
+    return amount
+
+
+def _claim_window(st: Station, deal: dict[str, Any], now: datetime) -> str:
+    """B: an ordinary prize is paid on the game date its ticket was sold (so during a session of
+    a game date on which the deal sold). Returns the open session's id."""
+    session = open_session_now(st)
+    today = hall_date(st, now).isoformat()
+    if session is None or session.game_date != today:
+        raise RuleRefused(
+            "B",
+            "prizes are paid during a session, on the game date they were sold;"
+            " no session is open today",
+        )
+    sold_today = st.ledger.conn.execute(
+        "SELECT 1 FROM p_session_sales ss JOIN p_sessions s USING (session) WHERE ss.serial = ? "
+        "AND s.game_date = ? AND ss.qty > 0 LIMIT 1",
+        (deal["serial"], today),
+    ).fetchone()
+    if sold_today is None:
+        last = st.ledger.conn.execute(
+            "SELECT max(s.game_date) FROM p_session_sales ss JOIN p_sessions s USING (session) "
+            "WHERE ss.serial = ? AND ss.qty > 0",
+            (deal["serial"],),
+        ).fetchone()[0]
+        raise RuleRefused(
+            "B",
+            f"deal {deal['serial']} sold no tickets today ({today}); its prizes were to be "
+            f"claimed on the game date of sale" + (f" (last {last})" if last else ""),
+        )
+    return session.id
+
+
+def _already_paid(st: Station, code: TicketCode) -> dict[str, Any] | None:
+    if code.ticket is None:
+        return None
+    return next(
+        st.ledger.db.query(
+            "SELECT origin, by, hlc, amount FROM p_redemptions WHERE serial = ? AND ticket = ? "
+            "AND kind = 'ticket' LIMIT 1",
+            [code.serial, code.ticket],
+        ),
+        None,
+    )
+
+
+def _voided(st: Station, code: TicketCode) -> dict[str, Any] | None:
+    if code.ticket is None:
+        return None
+    return next(
+        st.ledger.db.query(
+            "SELECT origin, by, hlc, reason FROM p_voids WHERE serial = ? AND ticket = ? "
+            "AND kind = 'ticket' LIMIT 1",
+            [code.serial, code.ticket],
+        ),
+        None,
+    )
+
+
+def redeem(
+    st: Station,
+    code_text: str,
+    *,
+    operator: str | None,
+    tier: str | None = None,
+    player: str | None = None,
+    winner: Winner | None = None,
+) -> dict[str, Any]:
+    """Pay a winning ticket: PUNCH NOW. Refused (exit 1) with the rule when it must not pay."""
+    code = decode_code(code_text)
+    redeemer = st.operator(operator, "redeemer")
+    flagged: tuple[str, str] | None = None
+    with st.ledger.transaction():
+        deal = _deal(st, code)
+        flare = deal_flare(st, code.serial)
+        amount = _tier(flare, code, tier)
+        if deal["holder"] != st.id:
+            holder = deal["holder"] or "no station"
+            raise RuleRefused(
+                "OWNER",
+                f"deal {code.serial} is held by {holder}; only its holder pays its winners",
+            )
+        voided = _voided(st, code)
+        if voided is not None:
+            raise RuleRefused(
+                "C1",
+                f"ticket {code} was voided at {_local_time(st, voided['hlc'])}"
+                f" by badge {voided['by']} ({voided['reason']}); it never pays",
+            )
+        paid = _already_paid(st, code)
+        if paid is not None:
+            detail = (
+                f"already paid at {_local_time(st, paid['hlc'])} by badge {paid['by']} at "
+                f"{paid['origin']}"
+            )
+            flagged = ("double-payment", detail)
+        else:
+            left = st.ledger.conn.execute(
+                "SELECT count - paid FROM p_prize_tiers WHERE serial = ? AND amount = ?",
+                (code.serial, amount),
+            ).fetchone()[0]
+            if left <= 0:
+                flagged = (
+                    "probable-counterfeit",
+                    f"every ${format_amount(amount)} winner of "
+                    f"deal {code.serial} is already paid: a probable counterfeit",
+                )
+        if flagged is None:
+            session_id = _claim_window(st, deal, st.clock.now())
+            buyer = None
+            if player:
+                buyer = resolve_buyer(st, player)
+                assert buyer is not None
+                decision = check_buyer(st, buyer, code.serial)
+                if not decision.allowed and decision.rule == "AGE":
+                    raise RuleRefused("AGE", decision.message)
+            body: dict[str, Any] = {
+                "serial": code.serial,
+                "ticket": code.ticket,
+                "amount": amount,
+                "by": redeemer.badge,
+                "session": session_id,
+                "receipt": next_receipt_number(st),
+                "player": buyer.code if buyer else None,
+            }
+            w2g = _w2g(st, flare, amount, winner)
+            if w2g:
+                body["w2g"] = w2g
+            event = st.append("WinnerRedeemed", body)
+    if flagged is not None:
+        kind, detail = flagged
+        with st.ledger.transaction():
+            _flag(st, kind, code, detail, redeemer.badge)
+        raise RuleRefused(
+            "C2" if kind == "double-payment" else "DEAL", f"ticket {code}: {detail}; pay nothing"
+        )
+    return {
+        "pay": format_amount(amount),
+        "say": "PUNCH NOW",
+        "serial": code.serial,
+        "ticket": code.ticket,
+        "receipt": body["receipt"],
+        "session": session_id,
+        "w2g": "w2g" in body,
+        "event": f"{event.origin}:{event.seq}",
+    }
+
+
+def _w2g(st: Station, flare: Flare, amount: int, winner: Winner | None) -> dict[str, Any] | None:
+    settings = rulebook_settings(st)
+    if amount < settings.w2g_threshold:
+        return None
+    if flare.game == GameType.PULL_TAB and amount < 300 * flare.price:
+        return None
+    if winner is None:
+        raise RuleRefused(
+            "W2G",
+            f"a ${format_amount(amount)} prize is reportable on Form W-2G: record the "
+            "winner's name, address, taxpayer ID and photo ID (--winner-name, --winner-address, "
+            "--winner-tin, --winner-id)",
+        )
+    for field, value in (
+        ("winner-name", winner.name),
+        ("winner-address", winner.address),
+        ("winner-tin", winner.tin),
+        ("winner-id", winner.id_document),
+    ):
+        if not value.strip():
+            raise BadInput(field, "is empty")
+    sealed = seal_for(st.config.hall_public_key, json.dumps(winner.__dict__).encode())
+    return {"sealed": sealed, "tin_last4": winner.tin.strip()[-4:]}
+
+
+def void_ticket(
+    st: Station, code_text: str, *, reason: str, operator: str | None
+) -> dict[str, Any]:
+    """C1: a tampered or damaged ticket is voided by scan; it never pays."""
+    code = decode_code(code_text)
+    by = st.operator(operator, "redeemer", "seller")
+    if not reason.strip():
+        raise BadInput("reason", "say why the ticket is voided (tampered, damaged...)")
+    if code.ticket is None:
+        raise BadInput("code", f"{code} has no ticket number: a void needs the ticket's number")
+    with st.ledger.transaction():
+        _deal(st, code)
+        if _voided(st, code) is not None:
+            raise RuleRefused("C1", f"ticket {code} is already voided")
+        if _already_paid(st, code) is not None:
+            raise RuleRefused("C2", f"ticket {code} was already paid; it cannot be voided")
+        event = st.append(
+            "TicketVoided",
+            {
+                "serial": code.serial,
+                "ticket": code.ticket,
+                "reason": reason.strip(),
+                "by": by.badge,
+            },
+        )
+    return {"voided": str(code), "reason": reason.strip(), "event": f"{event.origin}:{event.seq}"}
+
+
+def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -> dict[str, Any]:
+    """A sale rung in error is voided by a manager: the tickets go back, the money comes off."""
+    by = st.operator(operator, "manager")
+    if not reason.strip():
+        raise BadInput("reason", "say why the sale is voided")
+    with st.ledger.transaction():
+        row = st.ledger.conn.execute(
+            "SELECT serial, qty, amount, voided FROM p_sales WHERE station = ? AND receipt = ?",
+            (st.id, receipt),
+        ).fetchone()
+        if row is None:
+            raise BadInput("receipt", f"no sale with receipt {receipt} at {st.id}")
+        if row[3]:
+            raise RuleRefused("DEAL", f"the sale on receipt {receipt} is already voided")
+        event = st.append(
+            "SaleVoided",
+            {
+                "station": st.id,
+                "receipt": receipt,
+                "serial": row[0],
+                "qty": row[1],
+                "amount": row[2],
+                "reason": reason.strip(),
+                "by": by.badge,
+            },
+        )
+    return {
+        "receipt": receipt,
+        "serial": row[0],
+        "qty": row[1],
+        "amount": format_amount(row[2]),
+        "event": f"{event.origin}:{event.seq}",
+    }
+
+
+def check_ticket(st: Station, code_text: str, *, tier: str | None = None) -> dict[str, Any]:
+    """What a kiosk tells a player about a ticket, without paying it."""
+    code = decode_code(code_text)
+    deal = _deal(st, code)
+    flare = deal_flare(st, code.serial)
+    result: dict[str, Any] = {"serial": code.serial, "ticket": code.ticket, "game": flare.name}
+    voided = _voided(st, code)
+    paid = _already_paid(st, code)
+    if voided:
+        result["status"] = "void"
+        result["say"] = "This ticket was voided and does not pay."
+    elif paid:
+        result["status"] = "paid"
+        result["say"] = f"Already paid at {_local_time(st, paid['hlc'])}."
+    elif code.tier is None and tier is None:
+        result["status"] = "unknown-prize"
+        result["say"] = "Show this ticket at the booth to check it."
+    else:
+        amount = _tier(flare, code, tier)
+        result["status"] = "winner"
+        result["pay"] = format_amount(amount)
+        result["say"] = f"Winner: ${format_amount(amount)}. Take this ticket to the booth."
+    result["deal_state"] = deal["state"]
+    return result
+
+
+def winner_data(st: Station, origin: str, seq: int) -> dict[str, Any]:
+    """A W-2G's sealed winner data, opened with the hall's key (manager station only)."""
+    event = st.ledger.get(origin, seq)
+    if event is None or "w2g" not in event.body:
+        raise BadInput("event", f"{origin}:{seq} is not a redemption with W-2G data")
+    opened: dict[str, Any] = json.loads(st.hall_key().unseal(event.body["w2g"]["sealed"]))
+    return opened
