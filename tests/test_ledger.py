@@ -79,7 +79,12 @@ def test_a_full_disk_refuses_the_write_and_keeps_what_was_recorded(station: Stat
 
 def test_migrations_are_recorded_and_not_rerun(station: Station) -> None:
     applied = [m.name for m in migrations.applied(station.ledger.db)]
-    assert applied == ["m001_event_log", "m002_incidents_and_meta", "m003_origin_heads"]
+    assert applied == [
+        "m001_event_log",
+        "m002_incidents_and_meta",
+        "m003_origin_heads",
+        "m004_last_stamp_in_heads",
+    ]
     assert migrations.pending(station.ledger.db) == []
 
 

@@ -165,7 +165,7 @@ def test_a_removed_last_row_is_a_truncation(hall_dir: Path) -> None:
     with sqlite_shell(hall_dir) as conn:
         conn.execute("DELETE FROM events WHERE origin = ? AND seq = ?", (MANAGER, LAST_SEQ))
         recorded = conn.execute(
-            "SELECT last_seq FROM p_origins WHERE origin = ?", (MANAGER,)
+            "SELECT last_seq FROM origin_heads WHERE origin = ?", (MANAGER,)
         ).fetchone()
     assert recorded == (LAST_SEQ,), "the evidence the test relies on"
     _verify_fails_naming(hall_dir, "truncated", MANAGER, LAST_SEQ)

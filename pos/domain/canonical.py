@@ -13,7 +13,12 @@ class NotCanonical(ValueError):
     """A value that has no canonical JSON form (floats, NaN, non-string keys...)."""
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
 def _reject_floats(value: Any) -> None:
+    if type(value) in _PLAIN:
+        return
     if isinstance(value, float):
         raise NotCanonical(f"floats are not allowed in signed data: {value!r} (use integer cents)")
     if isinstance(value, dict):

@@ -65,3 +65,15 @@ def m003_origin_heads(db: Database) -> None:
     # rows were cut must not forget that they existed (`booth verify` reports the truncation).
     db.execute("CREATE TABLE origin_heads (origin TEXT PRIMARY KEY, last_seq INTEGER NOT NULL)")
     db.execute("INSERT INTO origin_heads SELECT origin, max(seq) FROM events GROUP BY origin")
+
+
+@migrations()
+def m004_last_stamp_in_heads(db: Database) -> None:
+    # The newest clock stamp per origin, so a new event's stamp needs no index over all events
+    # (one page write less per commit).
+    db.execute("ALTER TABLE origin_heads ADD COLUMN last_hlc TEXT NOT NULL DEFAULT ''")
+    db.execute(
+        "UPDATE origin_heads SET last_hlc = "
+        "(SELECT max(hlc) FROM events WHERE events.origin = origin_heads.origin)"
+    )
+    db.execute("DROP INDEX events_hlc")

@@ -137,7 +137,7 @@ class Ledger:
         return (row[0], row[1]) if row else (0, GENESIS)
 
     def last_stamp(self) -> hlc.Stamp | None:
-        row = self.conn.execute("SELECT max(hlc) FROM events").fetchone()
+        row = self.conn.execute("SELECT max(last_hlc) FROM origin_heads").fetchone()
         return hlc.Stamp.parse(row[0]) if row and row[0] else None
 
     def get(self, origin: str, seq: int) -> Event | None:
@@ -283,9 +283,10 @@ class Ledger:
                 ),
             )
             self.conn.execute(
-                "INSERT INTO origin_heads VALUES (?, ?) ON CONFLICT (origin) "
-                "DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)",
-                (event.origin, event.seq),
+                "INSERT INTO origin_heads VALUES (?, ?, ?) ON CONFLICT (origin) DO UPDATE SET "
+                "last_seq = max(last_seq, excluded.last_seq), "
+                "last_hlc = max(last_hlc, excluded.last_hlc)",
+                (event.origin, event.seq, event.hlc),
             )
             self.projections.apply(self.conn, event, strict=strict)
         except sqlite3.Error as exc:

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from pos.ledger.events import Event
-from pos.ledger.projections.base import EVERY_EVENT, Projection
+from pos.ledger.projections.base import Projection
 
 SCHEMA = """
 CREATE TABLE p_hall (
@@ -26,10 +26,6 @@ CREATE TABLE p_staff (
 CREATE TABLE p_projection_errors (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, error TEXT NOT NULL,
     PRIMARY KEY (origin, seq)
-);
-CREATE TABLE p_origins (
-    origin TEXT PRIMARY KEY, last_seq INTEGER NOT NULL, last_hash TEXT NOT NULL,
-    last_hlc TEXT NOT NULL, events INTEGER NOT NULL
 )
 """
 
@@ -78,25 +74,14 @@ def _staff_added(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
     )
 
 
-def _track_origin(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    """Every stored event moves its origin's head; called for all events, whatever their kind."""
-    conn.execute(
-        "INSERT INTO p_origins VALUES (?, ?, ?, ?, 1) ON CONFLICT (origin) DO UPDATE SET "
-        "last_seq = excluded.last_seq, last_hash = excluded.last_hash, "
-        "last_hlc = excluded.last_hlc, events = events + 1",
-        (event.origin, event.seq, event.hash, event.hlc),
-    )
-
-
 HALL = Projection(
     name="hall",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "HallCreated": _hall_created,
         "StationAdded": _station_certified,
         "StationJoined": _station_certified,
         "StaffAdded": _staff_added,
-        EVERY_EVENT: _track_origin,
     },
 )

@@ -1,0 +1,186 @@
+"""Shift rosters: import (all or nothing, idempotent), show, add, change, cancel."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
+from pos.errors import BadInput, NotFound
+from pos.services.inputs import checked_input
+from pos.services.sessions import hall_date
+from pos.services.station import Station
+
+EVENT_BATCH = 1000  # shifts per ShiftsImported event: one import may span several events
+
+
+def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
+    return {
+        "key": Shift(
+            shift.name,
+            shift.date_of_birth,
+            badge,
+            shift.organisation,
+            shift.day,
+            shift.start,
+            shift.end,
+            shift.duty,
+        ).key,
+        "badge": badge,
+        "name": shift.name,
+        "date_of_birth": shift.date_of_birth.isoformat() if shift.date_of_birth else None,
+        "organisation": shift.organisation,
+        "day": shift.day.isoformat(),
+        "start": shift.start.isoformat("minutes"),
+        "end": shift.end.isoformat("minutes"),
+        "duty": shift.duty,
+    }
+
+
+def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], list[dict[str, Any]]]:
+    """Each shift's badge: the staff record with that badge, else the one with the same name and
+    date of birth, else a new record. Returns (shift index -> badge, new people)."""
+    by_badge = {
+        row[0]: (row[1], row[2])
+        for row in st.ledger.conn.execute("SELECT badge, name, date_of_birth FROM p_staff")
+    }
+    by_person = {
+        (" ".join(name.casefold().split()), dob): badge
+        for badge, (name, dob) in by_badge.items()
+        if dob
+    }
+    chosen: dict[int, str] = {}
+    new: dict[str, dict[str, Any]] = {}
+    for index, shift in enumerate(shifts):
+        dob = shift.date_of_birth.isoformat() if shift.date_of_birth else None
+        if shift.badge in by_badge or shift.badge in new:
+            chosen[index] = shift.badge
+            continue
+        matched = by_person.get((" ".join(shift.name.casefold().split()), dob)) if dob else None
+        if matched:
+            chosen[index] = matched
+            continue
+        new[shift.badge] = {"badge": shift.badge, "name": shift.name, "date_of_birth": dob}
+        chosen[index] = shift.badge
+    return chosen, list(new.values())
+
+
+def import_roster(st: Station, path: Path, *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise BadInput("roster", f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput("roster", f"cannot read {path}: {exc}") from None
+    try:
+        shifts = parse_roster(text, st.clock.now().date())
+    except InvalidRoster as exc:
+        raise BadInput(
+            "roster", f"{path} has errors; nothing was imported:\n" + "\n".join(exc.errors[:50])
+        ) from None
+    with st.ledger.transaction():
+        chosen, new_people = _match_people(st, shifts)
+        known = {row[0] for row in st.ledger.conn.execute("SELECT key FROM p_shifts")}
+        bodies, seen = [], set()
+        for index, shift in enumerate(shifts):
+            body = _shift_body(shift, chosen[index])
+            if body["key"] not in known and body["key"] not in seen:
+                seen.add(body["key"])
+                bodies.append(body)
+        for start in range(0, len(bodies), EVENT_BATCH):
+            st.append(
+                "ShiftsImported",
+                {
+                    "shifts": bodies[start : start + EVENT_BATCH],
+                    "new_staff": new_people if start == 0 else [],
+                    "source": path.name,
+                    "by": by.badge,
+                },
+            )
+    return {
+        "rows": len(shifts),
+        "imported": len(bodies),
+        "unchanged": len(shifts) - len(bodies),
+        "new_staff": len(new_people),
+    }
+
+
+def show_roster(st: Station, day: str | None = None) -> list[dict[str, Any]]:
+    sql = (
+        "SELECT key, badge, name, organisation, day, start, end, duty, state FROM p_shifts "
+        "WHERE state = 'active'"
+    )
+    params: list[Any] = []
+    if day:
+        try:
+            params.append(date.fromisoformat(day).isoformat())
+        except ValueError:
+            raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
+        sql += " AND day = ?"
+    return [dict(row) for row in st.ledger.db.query(sql + " ORDER BY day, start, name", params)]
+
+
+def add_shift(st: Station, fields: dict[str, str], *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    shift, problems = parse_shift_fields(fields, st.clock.now().date())
+    if shift is None:
+        raise BadInput("shift", "; ".join(problems))
+    with st.ledger.transaction():
+        chosen, new_people = _match_people(st, [shift])
+        body = _shift_body(shift, chosen[0])
+        if st.ledger.conn.execute(
+            "SELECT 1 FROM p_shifts WHERE key = ?", (body["key"],)
+        ).fetchone():
+            raise BadInput("shift", f"that shift is already on the roster ({body['key']})")
+        st.append(
+            "ShiftsImported",
+            {"shifts": [body], "new_staff": new_people, "source": "added", "by": by.badge},
+        )
+    return body
+
+
+def _active_shift(st: Station, key: str) -> dict[str, Any]:
+    row = next(
+        st.ledger.db.query("SELECT * FROM p_shifts WHERE key = ? AND state = 'active'", [key]), None
+    )
+    if row is None:
+        raise NotFound(f"no active shift {key!r} on the roster")
+    return row
+
+
+def change_shift(
+    st: Station, key: str, changes: dict[str, str | None], *, operator: str | None
+) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with st.ledger.transaction():
+        current = _active_shift(st, key)
+        merged = {k: str(v) for k, v in current.items() if v is not None}
+        merged.update({k: v for k, v in changes.items() if v is not None})
+        with checked_input("shift"):
+            shift, problems = parse_shift_fields(merged, st.clock.now().date())
+        if shift is None:
+            raise BadInput("shift", "; ".join(problems))
+        body = {
+            "key": key,
+            "day": shift.day.isoformat(),
+            "start": shift.start.isoformat("minutes"),
+            "end": shift.end.isoformat("minutes"),
+            "duty": shift.duty,
+            "by": by.badge,
+        }
+        st.append("ShiftChanged", body)
+    return body
+
+
+def cancel_shift(st: Station, key: str, *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with st.ledger.transaction():
+        _active_shift(st, key)
+        st.append("ShiftCancelled", {"key": key, "by": by.badge})
+    return {"key": key, "state": "cancelled"}
+
+
+def today(st: Station) -> date:
+    return hall_date(st, st.clock.now())
