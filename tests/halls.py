@@ -73,3 +73,41 @@ class Hall:
 def refused(result: Any, rule: str) -> None:
     assert result.exit_code == 1, (result.stdout, result.stderr)
     assert f"(rule {rule})" in result.stderr, result.stderr
+
+
+def licence_barcode(
+    family: str,
+    given: str,
+    dob: str,
+    *,
+    number: str = "T64235789",
+    expiry: str = "2030-06-30",
+    suffix: str = "",
+) -> str:
+    """A driver's licence PDF417 payload in the AAMVA 2016 (version 09) layout."""
+
+    def us_date(iso: str) -> str:
+        year, month, day = iso.split("-")
+        return f"{month}{day}{year}"
+
+    elements = [
+        f"DAQ{number}",
+        f"DCS{family.upper()}",
+        "DDEN",
+        f"DAC{given.upper()}",
+        "DDFN",
+        "DADNONE",
+        "DDGN",
+        f"DBB{us_date(dob)}",
+        f"DBA{us_date(expiry)}",
+        "DBC1",
+        "DAJVA",
+        "DCGUSA",
+        "DCF0123456789",
+    ]
+    if suffix:
+        elements.append(f"DCU{suffix}")
+    subfile = "DL" + "\n".join(elements) + "\r"
+    header_length = 21 + 10
+    header = f"@\n\x1e\rANSI 636000090001DL{header_length:04d}{len(subfile):04d}"
+    return header + subfile

@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from pos.domain.rulebook import Decision
 from pos.services import hall as hall_service
-from pos.services import players
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW, run_booth
 from tests.halls import ENV, Hall, flare, refused, seal_flare
@@ -297,14 +295,14 @@ def test_the_raw_id_number_is_never_stored(selling: Hall) -> None:
         assert b"T7654321" not in path.read_bytes(), path
 
 
-def test_the_blocked_worker_hook_refuses_the_sale(
-    selling: Hall, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def worked_today(st: Station, buyer: players.Buyer, serial: str) -> Decision:
-        return Decision.refuse("D", f"{buyer.initials} worked the booth today")
-
-    monkeypatch.setattr(players, "BUYER_CHECKS", [worked_today])
-    refused(selling("sell", "A123456", "--qty", "1", "--buyer", "S1"), "D")
+def test_a_worker_who_sold_today_is_refused_and_the_refusal_recorded(selling: Hall) -> None:
+    assert selling("sell", "A123456", "--qty", "1", "--as", "S1").exit_code == 0
+    result = selling("sell", "A123456", "--qty", "1", "--buyer", "S1")
+    refused(result, "D")
+    assert "sold deal A123456 on 2026-11-28" in result.stderr
+    with Station(selling.directory) as st:
+        blocked = st.ledger.conn.execute("SELECT rule, buyer, serial FROM p_blocked").fetchall()
+    assert blocked == [("D", "S1", "A123456")]
 
 
 @pytest.mark.parametrize(

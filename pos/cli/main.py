@@ -14,6 +14,7 @@ from pos.cli.deals import deal, house, rules
 from pos.cli.demo import demo
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
+from pos.cli.roster import check_buyer, roster
 from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.staff import staff
 from pos.cli.winners import check, redeem, seal, void
@@ -39,26 +40,13 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
     ctx.ensure_object(CliState).hall = hall or default_hall_dir()
 
 
-for command in (
-    init,
-    join,
-    station,
-    staff,
-    verify,
-    rebuild,
-    deal,
-    house,
-    rules,
-    session,
-    sell,
-    player,
-    dispenser,
-    redeem,
-    void,
-    check,
-    seal,
-    demo,
-):
+COMMANDS = [
+    init, join, station, staff, verify, rebuild, demo,
+    deal, house, rules, session, sell, player, dispenser,
+    redeem, void, check, seal,
+    roster, check_buyer,
+]  # fmt: skip
+for command in COMMANDS:
     cli.add_command(command)
 
 

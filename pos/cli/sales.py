@@ -62,8 +62,11 @@ def _dispenser(st: Station) -> Dispenser | None:
 @click.command()
 @click.argument("serial")
 @click.option("--qty", required=True, help="How many tickets.")
-@click.option("--buyer", help="The buyer's player card or badge.")
+@click.option("--buyer", help="The buyer's player card, badge or ID scan.")
 @click.option("--price", help="The price rung (event games: must be the flare's).")
+@click.option("--for", "on_behalf_of", help="The person the buyer says the tickets are for.")
+@click.option("--manager", help="A manager's badge, deciding a near match to a worker.")
+@click.option("--reason", help="The manager's reason for allowing it.")
 @operator_option
 @json_option
 @click.pass_context
@@ -73,18 +76,22 @@ def sell(
     qty: str,
     buyer: str | None,
     price: str | None,
+    on_behalf_of: str | None,
+    manager: str | None,
+    reason: str | None,
     operator: str | None,
 ) -> None:
     """Sell tickets from a deal in play in this station's bins."""
+    buyers = sales.Buyers(buyer, on_behalf_of, manager, reason)
     with state(ctx).open_station() as st:
         result = sales.sell(
             st,
             serial,
             qty=qty,
             operator=operator,
-            buyer=buyer,
             price=price,
             dispenser=_dispenser(st),
+            buyers=buyers,
         )
     short = ""
     if result.get("requested", result["qty"]) != result["qty"]:
@@ -107,8 +114,10 @@ def player() -> None:
 
 @player.command("register")
 @click.argument("card")
-@click.option("--dob", "date_of_birth", required=True, help="From the ID, YYYY-MM-DD.")
-@click.option("--initials", required=True)
+@click.option("--licence", help="The ID's PDF417 barcode as scanned (fills in everything).")
+@click.option("--dob", "date_of_birth", help="From the ID, YYYY-MM-DD.")
+@click.option("--initials")
+@click.option("--name", help="The name on the ID (kept only as a keyed hash, to match staff).")
 @click.option("--id-number", help="The ID's number: only a keyed hash of it is kept.")
 @operator_option
 @json_option
@@ -116,8 +125,10 @@ def player() -> None:
 def player_register(
     ctx: click.Context,
     card: str,
-    date_of_birth: str,
-    initials: str,
+    licence: str | None,
+    date_of_birth: str | None,
+    initials: str | None,
+    name: str | None,
     id_number: str | None,
     operator: str | None,
 ) -> None:
@@ -128,7 +139,9 @@ def player_register(
             card=card,
             date_of_birth=date_of_birth,
             initials=initials,
+            name=name,
             id_number=id_number,
+            licence=licence,
             operator=operator,
         )
     emit(

@@ -1,20 +1,18 @@
-"""Buyers: staff badges and player cards, and the checks a sale makes of them.
+"""Buyers: who is at the counter, from a staff badge, a player card or an ID's barcode.
 
-Only a keyed hash of an ID number, an 18+ flag and initials are stored, never the number itself.
-The staff purchase block (rule D) plugs in here (`BUYER_CHECKS`).
+Only a keyed hash of an ID number, a keyed hash of the person (name and date of birth, for
+matching staff), an 18+ flag and initials are stored, never the number or the barcode.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from pos.domain import identity, rulebook
-from pos.domain.rulebook import Decision
+from pos.domain import aamva, identity, rulebook
 from pos.errors import BadInput
 from pos.services.inputs import checked_input
 from pos.services.settings import rulebook_settings
@@ -23,20 +21,43 @@ from pos.services.station import Station
 
 @dataclass(frozen=True)
 class Buyer:
-    code: str
-    kind: str  # "staff" or "player"
+    code: str  # what the ledger records: a badge, a card, or "ID:" and a keyed hash
+    kind: str  # "staff", "player" or "licence"
     initials: str
     adult: bool
-    date_of_birth: str | None = None
+    expired_on: str | None = None
+    staff_badge: str | None = None  # the staff member this buyer is, exactly
+    near_staff: tuple[str, ...] = ()  # staff with the same date of birth and a similar name
 
 
-BuyerCheck = Callable[[Station, Buyer, str], Decision]
-BUYER_CHECKS: list[BuyerCheck] = []  # rule D and friends register here
+def _keyed(st: Station, purpose: str, text: str) -> str:
+    return hmac.new(st.player_secret(), f"{purpose}|{text}".encode(), hashlib.sha256).hexdigest()
 
 
 def id_hash(st: Station, id_number: str) -> str:
-    normalised = "".join(ch for ch in id_number.upper() if ch.isalnum())
-    return hmac.new(st.player_secret(), normalised.encode(), hashlib.sha256).hexdigest()
+    return _keyed(st, "id", "".join(ch for ch in id_number.upper() if ch.isalnum()))
+
+
+def _split(full_name: str) -> tuple[str, str]:
+    words = aamva.normalise_name(full_name).split()
+    if not words:
+        return "", ""
+    return words[-1], words[0]
+
+
+def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
+    key = aamva.name_key(family, given)
+    return _keyed(st, "person", f"{key[0]}|{key[1]}|{date_of_birth}")
+
+
+def _staff_people(st: Station) -> list[tuple[str, str, str]]:
+    """(badge, full name, date of birth) of every staff record with a date of birth."""
+    return [
+        (row[0], row[1], row[2])
+        for row in st.ledger.conn.execute(
+            "SELECT badge, name, date_of_birth FROM p_staff WHERE date_of_birth IS NOT NULL"
+        )
+    ]
 
 
 def _initials(name: str) -> str:
@@ -47,67 +68,111 @@ def register_player(
     st: Station,
     *,
     card: str,
-    date_of_birth: str,
-    initials: str,
-    id_number: str | None,
     operator: str | None,
+    date_of_birth: str | None = None,
+    initials: str | None = None,
+    name: str | None = None,
+    id_number: str | None = None,
+    licence: str | None = None,
 ) -> dict[str, Any]:
+    """A player card, registered once at the booth after an ID check (or the ID's barcode)."""
     by = st.operator(operator, "seller", "manager")
     today = st.clock.now().date()
     with checked_input():
         card = identity.badge(card)
-        dob = date.fromisoformat(identity.date_of_birth(date_of_birth, today))
-    clean_initials = "".join(ch for ch in initials.upper() if ch.isalpha())[:3]
-    if not clean_initials:
-        raise BadInput("initials", f"{initials!r} holds no letters")
+    if licence:
+        with checked_input("id"):
+            parsed = aamva.parse_licence(licence)
+        if aamva.is_expired(parsed, today):
+            raise BadInput("id", f"the ID expired on {parsed.expiry.isoformat()}")
+        dob = parsed.date_of_birth
+        family, given = parsed.family_name, parsed.given_names
+        initials = (given[:1] + family[:1]).upper()
+        id_number = parsed.id_number
+    else:
+        if not date_of_birth or not initials:
+            raise BadInput("dob", "give --dob and --initials, or scan the ID (--licence)")
+        with checked_input():
+            dob = date.fromisoformat(identity.date_of_birth(date_of_birth, today))
+        family, given = _split(name) if name else ("", "")
+        initials = "".join(ch for ch in initials.upper() if ch.isalpha())[:3]
+        if not initials:
+            raise BadInput("initials", "holds no letters")
     adult = rulebook.check_age(dob, today, rulebook_settings(st)).allowed
     with st.ledger.transaction():
         if resolve_buyer(st, card, missing_ok=True) is not None:
             raise BadInput("card", f"{card} is already registered")
         body: dict[str, Any] = {
             "card": card,
-            "initials": clean_initials,
+            "initials": initials,
             "adult": adult,
             "by": by.badge,
             "checked_on": today.isoformat(),
         }
         if id_number:
             body["id_sha256"] = id_hash(st, id_number)
+        if family:
+            body["person"] = person_key(st, family, given, dob.isoformat())
         st.append("PlayerRegistered", body)
-    return {"card": card, "initials": clean_initials, "adult": adult}
+    return {"card": card, "initials": initials, "adult": adult}
 
 
 def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer | None:
+    """The buyer a scanned or typed code names: a staff badge, a player card or an ID."""
     code = code.strip()
     row = st.ledger.conn.execute(
         "SELECT badge, name, date_of_birth FROM p_staff WHERE badge = ?", (code,)
     ).fetchone()
+    today = st.clock.now().date()
     if row is not None:
         adult = True
         if row[2]:
             adult = rulebook.check_age(
-                date.fromisoformat(row[2]), st.clock.now().date(), rulebook_settings(st)
+                date.fromisoformat(row[2]), today, rulebook_settings(st)
             ).allowed
-        return Buyer(row[0], "staff", _initials(row[1]), adult, row[2])
+        return Buyer(row[0], "staff", _initials(row[1]), adult, staff_badge=row[0])
     row = st.ledger.conn.execute(
-        "SELECT card, initials, adult FROM p_players WHERE card = ?", (code,)
+        "SELECT card, initials, adult, person FROM p_players WHERE card = ?", (code,)
     ).fetchone()
     if row is not None:
-        return Buyer(row[0], "player", row[1], bool(row[2]))
+        staff = None
+        if row[3]:
+            staff = next(
+                (
+                    badge
+                    for badge, full, dob in _staff_people(st)
+                    if person_key(st, *_split(full), dob) == row[3]
+                ),
+                None,
+            )
+        return Buyer(row[0], "player", row[1], bool(row[2]), staff_badge=staff)
+    if aamva.looks_like_licence(code):
+        return _licence_buyer(st, code, today)
     if missing_ok:
         return None
-    raise BadInput("buyer", f"{code!r} is neither a staff badge nor a registered player card")
+    raise BadInput("buyer", f"{code[:40]!r} is neither a staff badge, a player card nor an ID")
 
 
-def check_buyer(st: Station, buyer: Buyer, serial: str) -> Decision:
-    if not buyer.adult:
-        settings = rulebook_settings(st)
-        return Decision.refuse(
-            "AGE",
-            f"buyer {buyer.initials} is under {settings.minimum_age}: no sale, play or redemption",
-        )
-    for check in BUYER_CHECKS:
-        decision = check(st, buyer, serial)
-        if not decision.allowed:
-            return decision
-    return Decision.allow()
+def _licence_buyer(st: Station, code: str, today: date) -> Buyer:
+    with checked_input("id"):
+        licence = aamva.parse_licence(code)
+    adult = rulebook.check_age(licence.date_of_birth, today, rulebook_settings(st)).allowed
+    scanned = aamva.name_key(licence.family_name, licence.given_names)
+    exact, near = None, []
+    for badge, full, dob in _staff_people(st):
+        if dob != licence.date_of_birth.isoformat():
+            continue
+        staff_key = aamva.name_key(*_split(full))
+        if staff_key == scanned:
+            exact = badge
+        elif aamva.similar_names(staff_key, scanned):
+            near.append(badge)
+    return Buyer(
+        code="ID:" + id_hash(st, licence.id_number)[:16],
+        kind="licence",
+        initials=(licence.given_names[:1] + licence.family_name[:1]).upper(),
+        adult=adult,
+        expired_on=licence.expiry.isoformat() if aamva.is_expired(licence, today) else None,
+        staff_badge=exact,
+        near_staff=tuple(near),
+    )

@@ -157,6 +157,7 @@ def change_shift(
     with st.ledger.transaction():
         current = _active_shift(st, key)
         merged = {k: str(v) for k, v in current.items() if v is not None}
+        merged["date"] = merged.pop("day")
         merged.update({k: v for k, v in changes.items() if v is not None})
         with checked_input("shift"):
             shift, problems = parse_shift_fields(merged, st.clock.now().date())

@@ -8,6 +8,7 @@ request with no outcome, which the manager sees as an exception, never a silent 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from pos.domain import rulebook
@@ -15,8 +16,9 @@ from pos.domain.flare import GameType
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, HardwareFailure, RuleRefused
 from pos.services.deals import deal_flare, enforce
+from pos.services.eligibility import BuyerRefused, enforce_for_buyer, purchase_decision
 from pos.services.inputs import checked_input
-from pos.services.players import check_buyer, resolve_buyer
+from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
 from pos.services.sessions import require_open_session
 from pos.services.settings import house_rule
@@ -32,8 +34,44 @@ def next_receipt_number(st: Station) -> int:
     return (int(row[0]) if row else 0) + 1
 
 
+@dataclass(frozen=True)
+class Buyers:
+    """Who the sale is for: the buyer at the counter and, "through others" (rule D), the person
+    the seller was told the tickets are for; and a manager's decision on a near match."""
+
+    buyer: str | None = None
+    on_behalf_of: str | None = None
+    manager: str | None = None
+    reason: str | None = None
+
+
+def _check_buyers(st: Station, buyers: Buyers, serial: str, by: str | None) -> dict[str, Any]:
+    manager = st.operator(buyers.manager, "manager") if buyers.manager else None
+    recorded: dict[str, Any] = {"buyer": None, "buyer_staff": None}
+    for code, role in ((buyers.buyer, "buyer"), (buyers.on_behalf_of, "for")):
+        if not code:
+            continue
+        person = resolve_buyer(st, code)
+        assert person is not None
+        enforce_for_buyer(
+            st,
+            purchase_decision(st, person, serial),
+            person,
+            subject=serial,
+            by=by,
+            manager=manager,
+            reason=buyers.reason,
+        )
+        if role == "buyer":
+            recorded["buyer"] = person.code
+        else:
+            recorded["for"] = person.code
+        recorded["buyer_staff"] = recorded["buyer_staff"] or person.staff_badge
+    return recorded
+
+
 def _check_sale(
-    st: Station, serial: str, qty: int, price: str | None, buyer_code: str | None
+    st: Station, serial: str, qty: int, price: str | None, buyers: Buyers, by: str | None
 ) -> dict[str, Any]:
     """Every rule that touches a sale, inside the command's transaction. Returns the facts."""
     session = require_open_session(st)
@@ -62,23 +100,18 @@ def _check_sale(
             raise RuleRefused(
                 "A", "the house rules do not allow pull-tab sales at a kiosk; buy at the booth"
             )
-        if not buyer_code:
+        if not buyers.buyer:
             raise RuleRefused(
                 "ID", "a kiosk sells only to an identified buyer: scan your card or ID"
             )
-    elif not buyer_code and house_rule(st, "buyer-id-required"):
+    elif not buyers.buyer and house_rule(st, "buyer-id-required"):
         raise RuleRefused("ID", "the house rules ask every buyer for a player card or ID")
-    buyer = None
-    if buyer_code:
-        buyer = resolve_buyer(st, buyer_code)
-        assert buyer is not None
-        enforce(check_buyer(st, buyer, serial))
     return {
         "session": session.id,
         "serial": serial,
         "bin": bin_name,
         "price": flare.price,
-        "buyer": buyer.code if buyer else None,
+        **_check_buyers(st, buyers, serial, by),
     }
 
 
@@ -91,37 +124,54 @@ def sell(
     buyer: str | None = None,
     price: str | None = None,
     dispenser: Dispenser | None = None,
+    buyers: Buyers | None = None,
 ) -> dict[str, Any]:
+    """Sell `qty` tickets of a deal in this station's bins. A buyer refused for who they are is
+    recorded (PurchaseBlocked) before the refusal is raised."""
+    buyers = buyers or Buyers(buyer=buyer)
     with checked_input("qty"):
         count = parse_count(qty, "qty", maximum=MAX_QTY)
-    if st.config.role == "kiosk":
-        return _kiosk_sale(st, serial, count, buyer, price, dispenser)
-    seller = st.operator(operator, "seller")
-    with st.ledger.transaction():
-        facts = _check_sale(st, serial, count, price, buyer)
-        receipt = next_receipt_number(st)
-        event = st.append(
-            "TicketsSold",
-            {
-                "serial": facts["serial"],
-                "qty": count,
-                "price": facts["price"],
-                "amount": count * facts["price"],
-                "seller": seller.badge,
-                "receipt": receipt,
-                "bin": facts["bin"],
-                "session": facts["session"],
-                "buyer": facts["buyer"],
-            },
-        )
+    try:
+        if st.config.role == "kiosk":
+            return _kiosk_sale(st, serial, count, buyers, price, dispenser)
+        seller = st.operator(operator, "seller")
+        with st.ledger.transaction():
+            facts = _check_sale(st, serial, count, price, buyers, seller.badge)
+            event = st.append(
+                "TicketsSold",
+                {
+                    **_sale_body(facts, count),
+                    "seller": seller.badge,
+                    "receipt": next_receipt_number(st),
+                },
+            )
+    except BuyerRefused as refusal:
+        refusal.record(st)
+        raise
     return _sale_result(event.body, f"{event.origin}:{event.seq}")
+
+
+def _sale_body(facts: dict[str, Any], qty: int) -> dict[str, Any]:
+    body = {
+        "serial": facts["serial"],
+        "qty": qty,
+        "price": facts["price"],
+        "amount": qty * facts["price"],
+        "bin": facts["bin"],
+        "session": facts["session"],
+        "buyer": facts["buyer"],
+        "buyer_staff": facts["buyer_staff"],
+    }
+    if facts.get("for"):
+        body["for"] = facts["for"]
+    return body
 
 
 def _kiosk_sale(
     st: Station,
     serial: str,
     count: int,
-    buyer: str | None,
+    buyers: Buyers,
     price: str | None,
     dispenser: Dispenser | None,
 ) -> dict[str, Any]:
@@ -129,7 +179,7 @@ def _kiosk_sale(
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
     sale_id = secrets.token_hex(8)
     with st.ledger.transaction():
-        facts = _check_sale(st, serial, count, price, buyer)
+        facts = _check_sale(st, serial, count, price, buyers, None)
         st.append(
             "DispenseRequested",
             {
@@ -146,21 +196,14 @@ def _kiosk_sale(
         fault = None
     except DispenserFault as exc:
         dispensed, fault = 0, str(exc)
-    credit = (count - dispensed) * facts["price"]
     with st.ledger.transaction():
         body: dict[str, Any] = {
+            **_sale_body(facts, dispensed),
             "sale": sale_id,
-            "serial": facts["serial"],
-            "qty": dispensed,
             "requested": count,
-            "price": facts["price"],
-            "amount": dispensed * facts["price"],
-            "credit": credit,
+            "credit": (count - dispensed) * facts["price"],
             "seller": None,
             "receipt": next_receipt_number(st),
-            "bin": facts["bin"],
-            "session": facts["session"],
-            "buyer": facts["buyer"],
         }
         if fault:
             body["fault"] = fault

@@ -12,7 +12,8 @@ from pos.domain.flare import Flare, GameType
 from pos.domain.money import format_amount
 from pos.errors import BadInput, RuleRefused
 from pos.services.deals import close_deal_in_transaction, deal_flare
-from pos.services.players import check_buyer, resolve_buyer
+from pos.services.eligibility import identity_decision
+from pos.services.players import resolve_buyer
 from pos.services.sales import next_receipt_number
 from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
@@ -77,7 +78,7 @@ def sign_line(
         if player:
             buyer = resolve_buyer(st, player)
             assert buyer is not None
-            decision = check_buyer(st, buyer, flare.serial)
+            decision = identity_decision(st, buyer)
             if not decision.allowed:
                 raise RuleRefused(decision.rule or "D", decision.message)
             player_code = buyer.code

@@ -19,8 +19,9 @@ from pos.domain.ticket_code import TicketCode
 from pos.errors import BadInput, RuleRefused
 from pos.ledger.keys import seal_for
 from pos.services.deals import deal_flare
+from pos.services.eligibility import identity_decision
 from pos.services.inputs import checked_input
-from pos.services.players import check_buyer, resolve_buyer
+from pos.services.players import resolve_buyer
 from pos.services.sales import next_receipt_number
 from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
@@ -202,9 +203,9 @@ def redeem(
             if player:
                 buyer = resolve_buyer(st, player)
                 assert buyer is not None
-                decision = check_buyer(st, buyer, code.serial)
-                if not decision.allowed and decision.rule == "AGE":
-                    raise RuleRefused("AGE", decision.message)
+                decision = identity_decision(st, buyer)
+                if not decision.allowed:
+                    raise RuleRefused(decision.rule or "ID", decision.message)
             body: dict[str, Any] = {
                 "serial": code.serial,
                 "ticket": code.ticket,

@@ -11,16 +11,17 @@ from pos.ledger.projections.base import Projection
 SCHEMA = """
 CREATE TABLE p_players (
     card TEXT PRIMARY KEY, initials TEXT NOT NULL, adult INTEGER NOT NULL, id_sha256 TEXT,
-    checked_on TEXT, registered_hlc TEXT NOT NULL
+    checked_on TEXT, person TEXT, registered_hlc TEXT NOT NULL
 )
 """
 
 
 def _player_registered(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT INTO p_players VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (card) DO UPDATE SET "
+        "INSERT INTO p_players VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (card) DO UPDATE SET "
         "initials = excluded.initials, adult = excluded.adult, id_sha256 = excluded.id_sha256, "
-        "checked_on = excluded.checked_on, registered_hlc = excluded.registered_hlc "
+        "checked_on = excluded.checked_on, person = excluded.person, "
+        "registered_hlc = excluded.registered_hlc "
         "WHERE excluded.registered_hlc > p_players.registered_hlc",
         (
             body["card"],
@@ -28,11 +29,12 @@ def _player_registered(conn: sqlite3.Connection, event: Event, body: dict[str, A
             int(body["adult"]),
             body.get("id_sha256"),
             body.get("checked_on"),
+            body.get("person"),
             event.hlc,
         ),
     )
 
 
 PLAYERS = Projection(
-    name="players", version=1, schema=SCHEMA, handlers={"PlayerRegistered": _player_registered}
+    name="players", version=2, schema=SCHEMA, handlers={"PlayerRegistered": _player_registered}
 )

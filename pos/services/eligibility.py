@@ -1,0 +1,212 @@
+"""May this buyer buy this, now? Age, ID expiry, and rule D (workers) from roster and ledger.
+
+A refusal is recorded (PurchaseBlocked) for the day's report before it is raised; a near match
+to a worker asks a manager, whose decision is recorded (OverrideGranted).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pos.domain.eligibility import Involvement, check_bingo_play, check_pull_tab_purchase
+from pos.domain.roster import Shift
+from pos.domain.rulebook import Decision, Verdict
+from pos.errors import RuleRefused
+from pos.services.players import Buyer
+from pos.services.sessions import hall_date
+from pos.services.settings import rulebook_settings
+from pos.services.station import Operator, Station
+
+
+def _shifts(st: Station, badge: str) -> list[Shift]:
+    from datetime import time
+
+    return [
+        Shift(
+            row[0],
+            None,
+            badge,
+            row[1],
+            date.fromisoformat(row[2]),
+            time.fromisoformat(row[3]),
+            time.fromisoformat(row[4]),
+            row[5],
+        )
+        for row in st.ledger.conn.execute(
+            "SELECT name, organisation, day, start, end, duty FROM p_shifts "
+            "WHERE badge = ? AND state = 'active'",
+            (badge,),
+        )
+    ]
+
+
+def _involvement(st: Station, badge: str) -> list[Involvement]:
+    return [
+        Involvement(row[0], date.fromisoformat(row[1]), row[2])
+        for row in st.ledger.conn.execute(
+            "SELECT serial, day, what FROM p_involvement WHERE badge = ?", (badge,)
+        )
+    ]
+
+
+def identity_decision(st: Station, buyer: Buyer) -> Decision:
+    if buyer.expired_on:
+        return Decision.refuse(
+            "ID",
+            f"the ID of buyer {buyer.initials} expired on "
+            f"{buyer.expired_on}: an expired ID is not accepted",
+        )
+    if not buyer.adult:
+        return Decision.refuse(
+            "AGE",
+            f"buyer {buyer.initials} is under "
+            f"{rulebook_settings(st).minimum_age}: no sale, play or redemption",
+        )
+    return Decision.allow()
+
+
+def _near_match(buyer: Buyer) -> Decision:
+    if buyer.near_staff:
+        return Decision.needs_override(
+            "D",
+            f"buyer {buyer.initials} may be staff member {', '.join(buyer.near_staff)} "
+            "(same date of birth, similar name): a manager decides",
+        )
+    return Decision.allow()
+
+
+def purchase_decision(st: Station, buyer: Buyer, serial: str) -> Decision:
+    """Pull-tabs, instant bingo, seal cards: may `buyer` buy from deal `serial` now?"""
+    for decision in (
+        identity_decision(st, buyer),
+        _pull_tab_rule_d(st, buyer, serial),
+        _near_match(buyer),
+    ):
+        if not decision.allowed:
+            return decision
+    return Decision.allow()
+
+
+def _pull_tab_rule_d(st: Station, buyer: Buyer, serial: str) -> Decision:
+    if buyer.staff_badge is None:
+        return Decision.allow()
+    return check_pull_tab_purchase(
+        who=buyer.initials,
+        organisation=st.hall.organisation,
+        serial=serial,
+        today=hall_date(st, st.clock.now()),
+        zone=ZoneInfo(st.hall.time_zone),
+        shifts=_shifts(st, buyer.staff_badge),
+        involvement=_involvement(st, buyer.staff_badge),
+    )
+
+
+def bingo_decision(st: Station, buyer: Buyer, game_date: date) -> Decision:
+    """Device rentals (bingo): may `buyer` play at a session on `game_date`?"""
+    for decision in (identity_decision(st, buyer), _near_match(buyer)):
+        if not decision.allowed:
+            return decision
+    if buyer.staff_badge is None:
+        return Decision.allow()
+    return check_bingo_play(
+        who=buyer.initials,
+        organisation=st.hall.organisation,
+        game_date=game_date,
+        zone=ZoneInfo(st.hall.time_zone),
+        shifts=_shifts(st, buyer.staff_badge),
+    )
+
+
+def enforce_for_buyer(
+    st: Station,
+    decision: Decision,
+    buyer: Buyer,
+    *,
+    subject: str,
+    by: str | None,
+    manager: Operator | None,
+    reason: str | None,
+) -> None:
+    """Inside the command's transaction: an allowed decision passes; a near match passes with a
+    manager's recorded decision; anything else raises BuyerRefused (recorded by the caller)."""
+    if decision.allowed:
+        return
+    if decision.verdict is Verdict.NEEDS_OVERRIDE and manager is not None and reason:
+        st.append(
+            "OverrideGranted",
+            {
+                "rule": decision.rule,
+                "reason": reason.strip(),
+                "manager": manager.badge,
+                "subject": subject,
+                "buyer": buyer.code,
+                "detail": decision.message,
+            },
+        )
+        return
+    raise BuyerRefused(decision, buyer, subject, by)
+
+
+class BuyerRefused(RuleRefused):
+    """A purchase refused because of who the buyer is; recorded as PurchaseBlocked."""
+
+    def __init__(self, decision: Decision, buyer: Buyer, subject: str, by: str | None) -> None:
+        message = decision.message
+        if decision.verdict is Verdict.NEEDS_OVERRIDE:
+            message += " (a manager may allow it: --manager BADGE --reason TEXT)"
+        super().__init__(decision.rule or "D", message)
+        self.buyer = buyer
+        self.subject = subject
+        self.by = by
+
+    def record(self, st: Station) -> None:
+        with st.ledger.transaction():
+            st.append(
+                "PurchaseBlocked",
+                {
+                    "rule": self.rule,
+                    "buyer": self.buyer.code,
+                    "initials": self.buyer.initials,
+                    "serial": self.subject,
+                    "reason": self.message,
+                    "by": self.by,
+                },
+            )
+
+
+def buyer_report(st: Station, buyer: Buyer) -> dict[str, Any]:
+    """`booth check-buyer`: what this buyer may buy now, deal by deal, and why not."""
+    deals = []
+    for serial, name, game in st.ledger.conn.execute(
+        "SELECT serial, name, game FROM p_deals WHERE state = 'in-play' ORDER BY serial"
+    ).fetchall():
+        decision = purchase_decision(st, buyer, serial)
+        deals.append(
+            {
+                "serial": serial,
+                "name": name,
+                "game": game,
+                "allowed": decision.allowed,
+                "verdict": decision.verdict.value,
+                "rule": decision.rule,
+                "why": decision.message or None,
+            }
+        )
+    today = hall_date(st, st.clock.now())
+    bingo = bingo_decision(st, buyer, today)
+    return {
+        "buyer": buyer.code,
+        "kind": buyer.kind,
+        "initials": buyer.initials,
+        "adult": buyer.adult,
+        "staff": buyer.staff_badge is not None,
+        "deals": deals,
+        "bingo": {
+            "game_date": today.isoformat(),
+            "allowed": bingo.allowed,
+            "rule": bingo.rule,
+            "why": bingo.message or None,
+        },
+    }
