@@ -16,6 +16,7 @@ from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
 from pos.cli.roster import check_buyer, roster
 from pos.cli.sales import dispenser, player, sell, session
+from pos.cli.scanning import scan, scanner
 from pos.cli.staff import staff
 from pos.cli.winners import check, redeem, seal, void
 from pos.errors import BoothError, RuleRefused
@@ -43,7 +44,7 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
 COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
-    redeem, void, check, seal,
+    redeem, void, check, seal, scan, scanner,
     roster, check_buyer,
 ]  # fmt: skip
 for command in COMMANDS:

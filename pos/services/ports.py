@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -16,3 +17,15 @@ class Dispenser(Protocol):
         """Push out up to `count` tickets from `column`; return how many came out (jams and
         an empty column give fewer). Raises DispenserFault when nothing can be tried."""
         ...
+
+
+class Scanner(Protocol):
+    """A barcode scanner: whole decoded strings to `on_scan`, problems to `on_error`, both from
+    the scanner's own thread. `running` turns false when its input ends for good."""
+
+    @property
+    def running(self) -> bool: ...
+
+    def start(self, on_scan: Callable[[str], None], on_error: Callable[[object], None]) -> None: ...
+
+    def stop(self) -> None: ...

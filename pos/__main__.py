@@ -1,0 +1,5 @@
+"""`python -m pos` is `booth`."""
+
+from pos.cli.main import main
+
+main()
