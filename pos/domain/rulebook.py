@@ -212,6 +212,12 @@ _RULE_LIST = (
         overridable=False,
     ),
     Rule(
+        "VOUCHER",
+        "Booth: vouchers",
+        "A voucher pays once, for its own amount, and only where its issue can be checked.",
+        overridable=False,
+    ),
+    Rule(
         "W2G",
         "26 CFR 7.6041-1; IRC § 6041(a) as amended by the One Big Beautiful Bill Act (2025) "
         "§ 70433",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from pos.domain.receipt import Receipt
+
 
 class DispenserFault(Exception):
     """The dispenser could not dispense at all (unplugged, door open)."""
@@ -29,3 +31,18 @@ class Scanner(Protocol):
     def start(self, on_scan: Callable[[str], None], on_error: Callable[[object], None]) -> None: ...
 
     def stop(self) -> None: ...
+
+
+class PrinterFault(Exception):
+    """The printer did not take the job: off, out of paper, cover open, unplugged."""
+
+
+class ReceiptPrinter(Protocol):
+    """A receipt printer: lays a receipt out for its paper and sends it, or raises PrinterFault
+    (adapters translate their own errors). `kick_drawer` opens the cash drawer behind it."""
+
+    def print_receipt(self, receipt: Receipt, *, name: str) -> None: ...
+
+    def kick_drawer(self) -> None: ...
+
+    def status(self) -> dict[str, object]: ...

@@ -18,20 +18,15 @@ from pos.errors import BadInput, HardwareFailure, RuleRefused
 from pos.services.deals import deal_flare, enforce
 from pos.services.eligibility import BuyerRefused, enforce_for_buyer, purchase_decision
 from pos.services.inputs import checked_input
+from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
 from pos.services.sessions import require_open_session
 from pos.services.settings import house_rule
 from pos.services.station import Station
+from pos.services.vouchers import issue_credit_voucher
 
 MAX_QTY = 10_000
-
-
-def next_receipt_number(st: Station) -> int:
-    row = st.ledger.conn.execute(
-        "SELECT last FROM p_receipt_numbers WHERE station = ?", (st.id,)
-    ).fetchone()
-    return (int(row[0]) if row else 0) + 1
 
 
 @dataclass(frozen=True)
@@ -208,6 +203,8 @@ def _kiosk_sale(
         if fault:
             body["fault"] = fault
         event = st.append("TicketsSold", body)
+        if body["credit"]:
+            issue_credit_voucher(st, body["credit"], reason="dispenser credit")
     return _sale_result(event.body, f"{event.origin}:{event.seq}")
 
 

@@ -13,8 +13,8 @@ from pos.domain.money import format_amount
 from pos.errors import BadInput, RuleRefused
 from pos.services.deals import close_deal_in_transaction, deal_flare
 from pos.services.eligibility import identity_decision
+from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sales import next_receipt_number
 from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station

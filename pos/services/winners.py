@@ -21,8 +21,8 @@ from pos.ledger.keys import seal_for
 from pos.services.deals import deal_flare
 from pos.services.eligibility import identity_decision
 from pos.services.inputs import checked_input
+from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sales import next_receipt_number
 from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
@@ -286,6 +286,7 @@ def void_ticket(
                 "ticket": code.ticket,
                 "reason": reason.strip(),
                 "by": by.badge,
+                "receipt": next_receipt_number(st),
             },
         )
     return {"voided": str(code), "reason": reason.strip(), "event": f"{event.origin}:{event.seq}"}
@@ -309,7 +310,8 @@ def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -
             "SaleVoided",
             {
                 "station": st.id,
-                "receipt": receipt,
+                "sale_receipt": receipt,
+                "receipt": next_receipt_number(st),
                 "serial": row[0],
                 "qty": row[1],
                 "amount": row[2],

@@ -146,17 +146,6 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
             event.hlc,
         ),
     )
-    _receipt_issued(conn, event, body)
-
-
-def _receipt_issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    receipt = body.get("receipt")
-    if receipt is not None:
-        conn.execute(
-            "INSERT INTO p_receipt_numbers VALUES (?, ?) ON CONFLICT (station) "
-            "DO UPDATE SET last = max(last, excluded.last)",
-            (event.origin, int(receipt)),
-        )
 
 
 def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -221,7 +210,7 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=2,
+    version=3,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,

@@ -83,7 +83,7 @@ def _ticket_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
 
 
 def _sale_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    station, receipt = body["station"], int(body["receipt"])
+    station, receipt = body["station"], int(body["sale_receipt"])
     row = conn.execute(
         "SELECT serial, qty, amount, session, voided FROM p_sales WHERE station = ? AND "
         "receipt = ?",
@@ -203,7 +203,7 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 WINNERS = Projection(
     name="winners",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,

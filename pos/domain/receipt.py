@@ -1,0 +1,112 @@
+"""Receipt content: what a receipt says, as data. Printers and screens lay it out.
+
+Every receipt carries its station's sequential number and a QR payload any station can verify
+offline (see qr_payload.py). Training halls print TRAINING; a second print says REPRINT.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from pos.domain.money import format_money
+
+KINDS = (
+    "sale",
+    "redemption",
+    "void",
+    "rental",
+    "voucher",
+    "voucher-redeemed",
+    "seal-sheet",
+    "device-faces",
+    "test",
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    qty: int | None = None
+    amount: int | None = None  # cents
+
+    def shown_amount(self) -> str:
+        return format_money(self.amount) if self.amount is not None else ""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    kind: str
+    organisation: str
+    location: str
+    station: str
+    number: int
+    issued_at: datetime  # aware, in the hall's time zone
+    operator: str | None
+    lines: tuple[Line, ...] = ()
+    total: int | None = None  # cents
+    total_label: str = "TOTAL"
+    headline: str | None = None  # "PUNCH NOW", "VOID"...
+    fields: tuple[tuple[str, str], ...] = ()  # labelled facts, e.g. ("Cards loaded", "12")
+    notes: tuple[str, ...] = ()
+    grid: tuple[tuple[str, ...], ...] = ()  # fixed-width rows, e.g. bingo faces
+    qr: str | None = None
+    training: bool = False
+    reprint: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"receipt kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.issued_at.tzinfo is None:
+            raise ValueError("a receipt's time must be aware")
+
+    def as_reprint(self) -> Receipt:
+        return replace(self, reprint=True)
+
+    def banner(self) -> list[str]:
+        """The lines that must stand out at the top: TRAINING, REPRINT."""
+        marks = []
+        if self.training:
+            marks.append("*** TRAINING - NOT A REAL TRANSACTION ***")
+        if self.reprint:
+            marks.append("*** REPRINT ***")
+        return marks
+
+    def text_lines(self, width: int) -> list[str]:
+        """The receipt as plain text of `width` columns: the layout every renderer follows."""
+        out: list[str] = []
+        out.extend(mark.center(width) for mark in self.banner())
+        out.append(self.organisation.center(width)[:width])
+        out.append(self.location.center(width)[:width])
+        out.append("-" * width)
+        out.append(_pair(f"{self.kind.upper()} #{self.number}", self.station, width))
+        out.append(
+            _pair(
+                f"{self.issued_at:%Y-%m-%d %H:%M:%S}",
+                f"by {self.operator}" if self.operator else "",
+                width,
+            )
+        )
+        out.append("-" * width)
+        for line in self.lines:
+            label = f"{line.qty} x {line.text}" if line.qty is not None else line.text
+            out.append(_pair(label, line.shown_amount(), width))
+        for label, value in self.fields:
+            out.append(_pair(f"{label}:", value, width))
+        for row in self.grid:
+            out.append(" ".join(row).center(width)[:width])
+        if self.total is not None:
+            out.append("=" * width)
+            out.append(_pair(self.total_label, format_money(self.total), width))
+        if self.headline:
+            out.append(self.headline.center(width))
+        out.extend(note[:width] for note in self.notes)
+        return out
+
+
+def _pair(left: str, right: str, width: int) -> str:
+    room = width - len(right) - 1
+    if room < 1:
+        return (left + " " + right)[:width]
+    return f"{left[:room]:<{room}} {right}"

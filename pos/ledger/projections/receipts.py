@@ -1,0 +1,105 @@
+"""Receipts and their print jobs, and vouchers.
+
+Every event whose body carries a `receipt` number issued one: the number is the origin station's,
+sequential and allocated in the event's own transaction, so none is skipped or reused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from pos.ledger.events import Event
+from pos.ledger.projections.base import EVERY_EVENT, Projection
+
+SCHEMA = """
+CREATE TABLE p_receipts (
+    station TEXT NOT NULL, number INTEGER NOT NULL, type TEXT NOT NULL, origin TEXT NOT NULL,
+    seq INTEGER NOT NULL, amount INTEGER, hlc TEXT NOT NULL,
+    started INTEGER NOT NULL DEFAULT 0, printed INTEGER NOT NULL DEFAULT 0,
+    reprints INTEGER NOT NULL DEFAULT 0, last_error TEXT, PRIMARY KEY (station, number)
+);
+CREATE INDEX p_receipts_unprinted ON p_receipts (station, printed);
+CREATE TABLE p_vouchers (
+    station TEXT NOT NULL, number INTEGER NOT NULL, amount INTEGER NOT NULL,
+    reason TEXT NOT NULL, issued_hlc TEXT NOT NULL, redeemed_by_origin TEXT,
+    redeemed_seq INTEGER, redeemed_hlc TEXT, PRIMARY KEY (station, number)
+)
+"""
+
+
+def _amount(body: dict[str, Any]) -> int | None:
+    for key in ("amount", "credit"):
+        if isinstance(body.get(key), int):
+            return int(body[key])
+    return None
+
+
+def _receipt(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    number = body.get("receipt")
+    if not isinstance(number, int) or event.kind in JOB_KINDS:
+        return
+    conn.execute(
+        "INSERT OR IGNORE INTO p_receipts (station, number, type, origin, seq, amount, hlc) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (event.origin, number, event.kind, event.origin, event.seq, _amount(body), event.hlc),
+    )
+    conn.execute(
+        "INSERT INTO p_receipt_numbers VALUES (?, ?) ON CONFLICT (station) "
+        "DO UPDATE SET last = max(last, excluded.last)",
+        (event.origin, number),
+    )
+
+
+def _job(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    station, number = event.origin, int(body["receipt"])
+    if event.kind == "PrintStarted":
+        conn.execute(
+            "UPDATE p_receipts SET started = started + 1 WHERE station = ? AND number = ?",
+            (station, number),
+        )
+    elif event.kind == "ReceiptPrinted":
+        column = "reprints" if body.get("reprint") else "printed"
+        conn.execute(
+            f"UPDATE p_receipts SET {column} = {column} + 1, last_error = NULL "
+            "WHERE station = ? AND number = ?",
+            (station, number),
+        )
+    elif event.kind == "PrintFailed":
+        conn.execute(
+            "UPDATE p_receipts SET last_error = ? WHERE station = ? AND number = ?",
+            (body["error"], station, number),
+        )
+
+
+def _voucher_issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_vouchers (station, number, amount, reason, issued_hlc) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (event.origin, int(body["receipt"]), int(body["amount"]), body["reason"], event.hlc),
+    )
+
+
+def _voucher_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_vouchers SET redeemed_by_origin = ?, redeemed_seq = ?, redeemed_hlc = ? "
+        "WHERE station = ? AND number = ? AND redeemed_hlc IS NULL",
+        (event.origin, event.seq, event.hlc, body["voucher_station"], int(body["voucher_number"])),
+    )
+
+
+JOB_KINDS = frozenset({"PrintStarted", "ReceiptPrinted", "PrintFailed"})
+
+RECEIPTS = Projection(
+    name="receipts",
+    version=1,
+    schema=SCHEMA,
+    handlers={
+        EVERY_EVENT: _receipt,
+        "PrintStarted": _job,
+        "ReceiptPrinted": _job,
+        "PrintFailed": _job,
+        "VoucherIssued": _voucher_issued,
+        "VoucherRedeemed": _voucher_redeemed,
+    },
+)
