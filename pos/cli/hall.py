@@ -65,15 +65,24 @@ def station() -> None:
     help="Where to write the one-time join bundle (secret).",
 )
 @click.option("--qr", is_flag=True, help="Also show the bundle's identity as a terminal QR code.")
+@click.option("--location", help="Where the station stands (default: the hall's location).")
 @operator_option
 @json_option
 @click.pass_context
 def station_add(
-    ctx: click.Context, name: str, role: str, out: Path, qr: bool, operator: str | None
+    ctx: click.Context,
+    name: str,
+    role: str,
+    out: Path,
+    qr: bool,
+    location: str | None,
+    operator: str | None,
 ) -> None:
     """Certify a new station and write its one-time join bundle."""
     with state(ctx).open_station() as st:
-        bundle = hall_service.add_station(st, name=name, role=role, operator=operator)
+        bundle = hall_service.add_station(
+            st, name=name, role=role, operator=operator, location=location
+        )
     write_private(out, json.dumps(bundle, indent=1) + "\n")
     summary = {"station": bundle["station"], "role": role, "bundle": str(out)}
     emit(

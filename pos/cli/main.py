@@ -12,6 +12,7 @@ from pos import __version__
 from pos.cli.common import CliState, default_hall_dir
 from pos.cli.deals import deal, house, rules
 from pos.cli.demo import demo
+from pos.cli.devices import device, rent
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
 from pos.cli.roster import check_buyer, roster
@@ -45,7 +46,7 @@ COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
     redeem, void, check, seal, scan, scanner,
-    roster, check_buyer,
+    roster, check_buyer, device, rent,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

@@ -151,6 +151,13 @@ _RULE_LIST = (
         overridable=True,
     ),
     Rule(
+        "E2",
+        "11VAC15-40-60 E 2",
+        "A defective device is exchanged only when a disinterested player verifies the fault "
+        "and no numbers called in the game in progress are keyed into the replacement.",
+        overridable=False,
+    ),
+    Rule(
         "A",
         "11VAC15-40-60 A",
         "The hall's posted house rules govern the session; what they do not allow (for example "

@@ -111,7 +111,9 @@ def init_hall(
     return {"hall": hall, "station": station, "directory": str(directory), "training": training}
 
 
-def add_station(st: Station, *, name: str, role: str, operator: str | None) -> dict[str, Any]:
+def add_station(
+    st: Station, *, name: str, role: str, operator: str | None, location: str | None = None
+) -> dict[str, Any]:
     """Certify a new station and return its one-time join bundle (secret: keep it safe)."""
     by = st.operator(operator, "manager")
     with checked_input():
@@ -138,6 +140,7 @@ def add_station(st: Station, *, name: str, role: str, operator: str | None) -> d
                 "certificate": certificate.to_dict(),
                 "token_sha256": hashlib.sha256(token.encode()).hexdigest(),
                 "by": by.badge,
+                "location": location or st.hall.location,
             },
         )
         events = [event.to_dict() for event in st.ledger.events()]

@@ -110,6 +110,23 @@ def close_session(st: Station, *, operator: str | None) -> dict[str, Any]:
                 )
                 ended.append(serial)
         carried = [serial for serial, game, _ in in_play if game != GameType.EVENT]
+        for device, buyer in st.ledger.conn.execute(
+            "SELECT d.device, r.buyer FROM p_devices d JOIN p_rentals r "
+            "ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
+            "WHERE d.state = 'rented' AND r.session = ?",
+            (session.id,),
+        ).fetchall():
+            st.append(
+                "ExceptionFlagged",
+                {
+                    "flag": "device-not-returned",
+                    "serial": None,
+                    "ticket": None,
+                    "detail": f"device {device} was not returned at the close of {session.id}"
+                    + (f" (rented to {buyer})" if buyer else ""),
+                    "by": by.badge,
+                },
+            )
         st.append(
             "SessionClosed",
             {

@@ -17,7 +17,7 @@ CREATE TABLE p_hall (
 );
 CREATE TABLE p_stations (
     station TEXT PRIMARY KEY, role TEXT NOT NULL, public_key TEXT NOT NULL,
-    certificate TEXT NOT NULL, added_hlc TEXT NOT NULL, joined_hlc TEXT
+    certificate TEXT NOT NULL, added_hlc TEXT NOT NULL, joined_hlc TEXT, location TEXT
 );
 CREATE TABLE p_staff (
     badge TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, date_of_birth TEXT,
@@ -49,9 +49,17 @@ def _hall_created(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
 def _station_certified(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     cert = body["certificate"]
     conn.execute(
-        "INSERT INTO p_stations (station, role, public_key, certificate, added_hlc) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (station) DO NOTHING",
-        (cert["station"], cert["role"], cert["key"], json.dumps(cert, sort_keys=True), event.hlc),
+        "INSERT INTO p_stations (station, role, public_key, certificate, added_hlc, location) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (station) "
+        "DO UPDATE SET location = coalesce(p_stations.location, excluded.location)",
+        (
+            cert["station"],
+            cert["role"],
+            cert["key"],
+            json.dumps(cert, sort_keys=True),
+            event.hlc,
+            body.get("location"),
+        ),
     )
     if event.kind in ("StationJoined", "HallCreated"):
         conn.execute(
@@ -76,7 +84,7 @@ def _staff_added(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
 
 HALL = Projection(
     name="hall",
-    version=2,
+    version=3,
     schema=SCHEMA,
     handlers={
         "HallCreated": _hall_created,

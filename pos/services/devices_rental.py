@@ -1,0 +1,304 @@
+"""Electronic bingo device rentals (rule E): first come first served, at most 54 faces per
+game, rule D for the session, loaded only on the hall's premises, every E.1.e receipt field."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from pos.domain import bingo
+from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.rulebook import Decision
+from pos.errors import BadInput, NotFound, RuleRefused
+from pos.services.deals import enforce
+from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
+from pos.services.inputs import checked_input
+from pos.services.numbering import next_receipt_number
+from pos.services.players import resolve_buyer
+from pos.services.sessions import require_open_session
+from pos.services.settings import rulebook_settings
+from pos.services.station import Station
+
+MAX_GAMES = 100
+
+
+def _device_id(text: str) -> str:
+    value = text.strip().upper()
+    if not value or len(value) > 32 or not value.replace("-", "").isalnum():
+        raise BadInput("device", f"{text!r} is not a device id (letters, digits, -)")
+    return value
+
+
+def add_devices(
+    st: Station, ids: list[str], *, model: str | None, operator: str | None
+) -> list[str]:
+    by = st.operator(operator, "manager")
+    devices = [_device_id(text) for text in ids]
+    if not devices:
+        raise BadInput("device", "name at least one device")
+    with st.ledger.transaction():
+        for device in devices:
+            row = st.ledger.conn.execute(
+                "SELECT state FROM p_devices WHERE device = ?", (device,)
+            ).fetchone()
+            if row is not None and row[0] != "retired":
+                raise BadInput("device", f"{device} is already on file ({row[0]})")
+            st.append("DeviceAdded", {"device": device, "model": model, "by": by.badge})
+    return devices
+
+
+def retire_device(st: Station, device: str, *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    device = _device_id(device)
+    with st.ledger.transaction():
+        state = _state(st, device)
+        if state == "rented":
+            raise RuleRefused("E1d", f"{device} is rented: take it back before retiring it")
+        st.append("DeviceRetired", {"device": device, "by": by.badge})
+    return {"device": device, "state": "retired"}
+
+
+def _state(st: Station, device: str) -> str:
+    row = st.ledger.conn.execute(
+        "SELECT state FROM p_devices WHERE device = ?", (device,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"device {device} is not on file")
+    return str(row[0])
+
+
+def list_devices(st: Station) -> list[dict[str, Any]]:
+    return [
+        dict(row)
+        for row in st.ledger.db.query(
+            "SELECT d.device, d.model, d.state, r.session, r.faces, r.games, r.buyer "
+            "FROM p_devices d LEFT JOIN p_rentals r ON r.origin = d.rental_origin "
+            "AND r.seq = d.rental_seq ORDER BY d.device"
+        )
+    ]
+
+
+def define_package(
+    st: Station, name: str, *, faces: str, games: str, price: str, operator: str | None
+) -> dict[str, Any]:
+    by = st.operator(operator, "manager")
+    with checked_input():
+        count = parse_count(faces, "faces", maximum=1000)
+        rounds = parse_count(games, "games", maximum=MAX_GAMES)
+        cents = parse_amount(price, "price")
+    label = name.strip()
+    if not label or len(label) > 40:
+        raise BadInput("name", f"{name!r} is not a package name")
+    enforce(_faces_rule(st, count))
+    st.append(
+        "PackageDefined",
+        {"name": label, "faces": count, "games": rounds, "price": cents, "by": by.badge},
+    )
+    return {"name": label, "faces": count, "games": rounds, "price": format_amount(cents)}
+
+
+def _faces_rule(st: Station, faces: int) -> Decision:
+    most = rulebook_settings(st).max_faces_per_game
+    if faces > most:
+        return Decision.refuse(
+            "E1c",
+            f"{faces} card faces per game is more than the {most} a device may hold for one game",
+        )
+    return Decision.allow()
+
+
+def _package(st: Station, faces: int, games: int) -> tuple[str, int]:
+    row = st.ledger.conn.execute(
+        "SELECT name, price FROM p_packages WHERE faces = ? AND games = ?", (faces, games)
+    ).fetchone()
+    if row is None:
+        offered = ", ".join(
+            f"{r[0]}: {r[1]} faces x {r[2]} games"
+            for r in st.ledger.conn.execute(
+                "SELECT name, faces, games FROM p_packages ORDER BY faces"
+            )
+        )
+        raise BadInput(
+            "faces",
+            f"no package of {faces} faces for {games} games "
+            f"(packages: {offered or 'none defined'})",
+        )
+    return str(row[0]), int(row[1])
+
+
+def _series(st: Station) -> str:
+    return f"{st.config.hall}-faces"
+
+
+def _next_free_device(st: Station) -> str:
+    # First come, first served (E.1.d): the device that has been free longest; no choosing.
+    row = st.ledger.conn.execute(
+        "SELECT device FROM p_devices WHERE state = 'free' ORDER BY free_since, device LIMIT 1"
+    ).fetchone()
+    if row is None:
+        raise RuleRefused(
+            "E1d", "no device is free: the next one returned goes to the next player in line"
+        )
+    return str(row[0])
+
+
+def rent(
+    st: Station,
+    *,
+    faces: str | int,
+    games: str | int = 1,
+    buyer: str | None = None,
+    operator: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
+) -> dict[str, Any]:
+    with checked_input():
+        count = parse_count(faces, "faces", maximum=10_000)
+        rounds = parse_count(games, "games", maximum=MAX_GAMES)
+    by = st.operator(operator, "seller") if st.config.role != "kiosk" else None
+    try:
+        with st.ledger.transaction():
+            enforce(_faces_rule(st, count))
+            _on_premises(st)
+            session = require_open_session(st)
+            package, price = _package(st, count, rounds)
+            buyer_code = None
+            if buyer:
+                person = resolve_buyer(st, buyer)
+                assert person is not None
+                approver = st.operator(manager, "manager") if manager else None
+                enforce_for_buyer(
+                    st,
+                    bingo_decision(st, person, date.fromisoformat(session.game_date)),
+                    person,
+                    subject=f"session {session.id}",
+                    by=by.badge if by else None,
+                    manager=approver,
+                    reason=reason,
+                )
+                buyer_code = person.code
+            elif st.config.role == "kiosk":
+                raise RuleRefused("ID", "a kiosk rents only to an identified player")
+            device = _next_free_device(st)
+            series = _series(st)
+            row = st.ledger.conn.execute(
+                "SELECT last FROM p_face_series WHERE series = ?", (series,)
+            ).fetchone()
+            first_face = (int(row[0]) if row else 0) + 1
+            number = next_receipt_number(st)
+            body = {
+                "device": device,
+                "session": session.id,
+                "package": package,
+                "faces": count,
+                "games": rounds,
+                "series": series,
+                "first_face": first_face,
+                "amount": price,
+                "cost_text": f"${format_amount(price)} for {count} faces x {rounds} games",
+                "transaction": number,
+                "receipt": number,
+                "buyer": buyer_code,
+                "by": by.badge if by else None,
+                "location": st.hall.location,
+            }
+            event = st.append("DeviceRented", body)
+    except BuyerRefused as refusal:
+        refusal.record(st)
+        raise
+    return {
+        "device": device,
+        "receipt": number,
+        "faces": count,
+        "games": rounds,
+        "amount": format_amount(price),
+        "first_face": first_face,
+        "event": f"{event.origin}:{event.seq}",
+    }
+
+
+def _on_premises(st: Station) -> None:
+    row = st.ledger.conn.execute(
+        "SELECT location FROM p_stations WHERE station = ?", (st.id,)
+    ).fetchone()
+    where = row[0] if row and row[0] else st.hall.location
+    if where != st.hall.location:
+        raise RuleRefused(
+            "E1g",
+            f"station {st.id} stands at {where!r}, not on the premises "
+            f"({st.hall.location!r}): devices are loaded only there",
+        )
+
+
+def return_device(st: Station, device: str, *, operator: str | None) -> dict[str, Any]:
+    by = st.operator(operator)
+    device = _device_id(device)
+    with st.ledger.transaction():
+        if _state(st, device) != "rented":
+            raise BadInput("device", f"{device} is not rented out")
+        st.append("DeviceReturned", {"device": device, "by": by.badge})
+    return {"device": device, "state": "free"}
+
+
+def exchange_device(
+    st: Station,
+    old: str,
+    *,
+    witness: str,
+    no_numbers_keyed: bool,
+    game: int | None,
+    operator: str | None,
+) -> dict[str, Any]:
+    """E.2: a defective device is swapped, verified by a disinterested player, with no numbers
+    called in the game in progress keyed into the replacement; the faces move with it."""
+    by = st.operator(operator, "seller", "manager")
+    old = _device_id(old)
+    if not witness.strip():
+        raise BadInput("witness", "name the disinterested player who verified the fault")
+    if not no_numbers_keyed:
+        raise RuleRefused(
+            "E2",
+            "confirm that no numbers called in the game in progress were "
+            "keyed into the replacement (--no-numbers-keyed)",
+        )
+    with st.ledger.transaction():
+        if _state(st, old) != "rented":
+            raise BadInput("device", f"{old} is not rented out")
+        new = _next_free_device(st)
+        st.append(
+            "DeviceExchanged",
+            {
+                "old": old,
+                "new": new,
+                "witness": witness.strip(),
+                "no_numbers_keyed": True,
+                "game": game,
+                "by": by.badge,
+            },
+        )
+    return {"old": old, "new": new, "old_state": "defective"}
+
+
+def device_faces(st: Station, device: str, *, game: int = 1) -> dict[str, Any]:
+    """E.1.i: the faces loaded on a device for a game, exactly as stored."""
+    device = _device_id(device)
+    row = st.ledger.conn.execute(
+        "SELECT r.series, r.first_face, r.faces, r.games, r.session FROM p_devices d "
+        "JOIN p_rentals r ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
+        "WHERE d.device = ?",
+        (device,),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"device {device} has no faces loaded (not rented)")
+    series, first, faces, games, session = row
+    if not 1 <= game <= games:
+        raise BadInput("game", f"game {game} is not one of this rental's 1..{games}")
+    start = first + (game - 1) * faces
+    cards = [bingo.face(series, serial) for serial in range(start, start + faces)]
+    return {
+        "device": device,
+        "session": session,
+        "game": game,
+        "series": series,
+        "faces": [{"serial": c.serial, "rows": [list(r) for r in c.rows()]} for c in cards],
+    }
