@@ -84,6 +84,7 @@ def test_migrations_are_recorded_and_not_rerun(station: Station) -> None:
         "m002_incidents_and_meta",
         "m003_origin_heads",
         "m004_last_stamp_in_heads",
+        "m005_sync_state",
     ]
     assert migrations.pending(station.ledger.db) == []
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import click
@@ -50,6 +51,17 @@ COMMANDS = [
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)
+
+
+def _plugin_commands() -> None:
+    """Commands of other layers (sync, front ends), found by entry point so that the core never
+    imports them; each plugin module keeps its heavy imports inside its commands."""
+    for entry in entry_points(group="booth.commands"):
+        for command in entry.load():
+            cli.add_command(command)
+
+
+_plugin_commands()
 
 
 def _report(error: BoothError, as_json: bool) -> None:

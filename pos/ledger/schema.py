@@ -77,3 +77,15 @@ def m004_last_stamp_in_heads(db: Database) -> None:
         "(SELECT max(hlc) FROM events WHERE events.origin = origin_heads.origin)"
     )
     db.execute("DROP INDEX events_hlc")
+
+
+@migrations()
+def m005_sync_state(db: Database) -> None:
+    # Local replication state: never events, never replicated.
+    db.execute(
+        "CREATE TABLE sync_local (id TEXT PRIMARY KEY, rev TEXT NOT NULL, doc TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE sync_peers (url TEXT PRIMARY KEY, station TEXT, uuid TEXT, source TEXT "
+        "NOT NULL, last_contact TEXT, last_error TEXT, pulled INTEGER NOT NULL DEFAULT 0)"
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -214,6 +214,38 @@ class Ledger:
                 self._record_incident(refusal.kind, event, refusal.detail)
             raise refusal.error() from None
         return True
+
+    def apply_batch(self, events: Iterable[Event]) -> tuple[int, list[IntegrityFailure]]:
+        """Apply many events in one transaction (one fsync). A refused event is recorded as an
+        incident and skipped with the rest of its origin's events in the batch (they could not
+        follow it); everything else is kept. Returns (new events, refusals)."""
+        applied, refusals, blocked = 0, [], set()
+        incidents: list[tuple[str, Event, str]] = []
+        with self.transaction():
+            for event in events:
+                if event.origin in blocked:
+                    continue
+                self.conn.execute("SAVEPOINT apply_one")
+                try:
+                    held = self.get(event.origin, event.seq)
+                    if held is not None and held.hash == event.hash:
+                        self.conn.execute("RELEASE SAVEPOINT apply_one")
+                        continue
+                    self._check_authentic(event)
+                    if held is not None:
+                        raise _Refusal("fork", f"held hash {held.hash}", event)
+                    self._check_follows(event)
+                    self._store(event, strict=False)
+                    applied += 1
+                except _Refusal as refusal:
+                    self.conn.execute("ROLLBACK TO SAVEPOINT apply_one")
+                    blocked.add(event.origin)
+                    incidents.append((refusal.kind, event, refusal.detail))
+                    refusals.append(refusal.error())
+                self.conn.execute("RELEASE SAVEPOINT apply_one")
+        for kind, event, detail in incidents:
+            self._record_incident(kind, event, detail)
+        return applied, refusals
 
     def _check_authentic(self, event: Event) -> None:
         if not event.hash_matches():

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pos.clock import clock_for
 from pos.domain import identity
 from pos.errors import BadInput, IntegrityFailure, NotPermitted, RuleRefused
-from pos.ledger import Event, Ledger
+from pos.ledger import Event, Ledger, x509
 from pos.ledger.keys import Certificate, StationKey
 from pos.services.inputs import checked_input
 from pos.services.station import (
@@ -24,6 +24,7 @@ from pos.services.station import (
     LEDGER_FILE,
     PLAYER_SECRET_FILE,
     STATION_KEY_FILE,
+    TLS_DIR,
     Station,
     StationConfig,
     write_private,
@@ -34,6 +35,14 @@ BUNDLE_FORMAT = "booth-join-1"
 
 def _new_hall_id() -> str:
     return base64.b32encode(secrets.token_bytes(5)).decode().lower()
+
+
+def _write_tls(directory: Path, ca: bytes, cert: bytes, key: StationKey) -> None:
+    tls = directory / TLS_DIR
+    tls.mkdir(exist_ok=True)
+    write_private(tls / x509.CA_FILE, ca.decode(), 0o644)
+    write_private(tls / x509.CERT_FILE, cert.decode(), 0o644)
+    write_private(tls / x509.KEY_FILE, x509.key_pem(key).decode())
 
 
 def _check_empty(directory: Path) -> None:
@@ -84,6 +93,12 @@ def init_hall(
     write_private(directory / HALL_KEY_FILE, hall_key.to_hex() + "\n")
     write_private(directory / STATION_KEY_FILE, station_key.to_hex() + "\n")
     write_private(directory / PLAYER_SECRET_FILE, secrets.token_hex(32) + "\n")
+    _write_tls(
+        directory,
+        x509.hall_ca(hall_key, hall, now),
+        x509.station_cert(hall_key, hall, station, station_key.public_hex, now),
+        station_key,
+    )
     config = StationConfig(hall, station, "manager", hall_key.public_hex)
     ledger = Ledger.open(
         directory / LEDGER_FILE,
@@ -154,6 +169,10 @@ def add_station(
         "certificate": certificate.to_dict(),
         "player_secret": st.player_secret().hex(),
         "token": token,
+        "tls_ca": x509.hall_ca(hall_key, st.config.hall, now).decode(),
+        "tls_cert": x509.station_cert(
+            hall_key, st.config.hall, name, station_key.public_hex, now
+        ).decode(),
         "events": events,
     }
 
@@ -215,6 +234,12 @@ def join(
     try:
         write_private(directory / STATION_KEY_FILE, key.to_hex() + "\n")
         write_private(directory / PLAYER_SECRET_FILE, str(bundle["player_secret"]) + "\n")
+        _write_tls(
+            directory,
+            str(bundle.get("tls_ca", "")).encode(),
+            str(bundle.get("tls_cert", "")).encode(),
+            key,
+        )
         ledger = Ledger.open(
             directory / LEDGER_FILE,
             station=certificate.station,
@@ -243,6 +268,7 @@ def join(
         if created:
             shutil.rmtree(directory, ignore_errors=True)
         else:
+            shutil.rmtree(directory / TLS_DIR, ignore_errors=True)
             for name in (
                 STATION_KEY_FILE,
                 PLAYER_SECRET_FILE,

@@ -20,6 +20,7 @@ STATION_KEY_FILE = "station.key"
 HALL_KEY_FILE = "hall.key"
 PLAYER_SECRET_FILE = "player.secret"
 LEDGER_FILE = "ledger.db"
+TLS_DIR = "tls"
 
 
 @dataclass(frozen=True)

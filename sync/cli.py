@@ -1,0 +1,210 @@
+"""booth serve, booth sync ... (registered through the `booth.commands` entry point)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from typing import Any
+
+import click
+
+from pos.cli.common import emit, json_option, operator_option, state
+from pos.errors import BadInput
+from pos.services.station import Station
+
+
+def _static_peers(st: Station) -> list[str]:
+    return [
+        row[0]
+        for row in st.ledger.conn.execute(
+            "SELECT url FROM sync_peers WHERE source = 'static' ORDER BY url"
+        )
+    ]
+
+
+@click.command()
+@click.option("--port", type=int, default=8701, show_default=True)
+@click.option(
+    "--interface",
+    "address",
+    default="127.0.0.1",
+    show_default=True,
+    help="The IPv4 address to serve and announce on.",
+)
+@click.option(
+    "--interval",
+    type=float,
+    default=5.0,
+    show_default=True,
+    help="Seconds between replication rounds.",
+)
+@click.option("--no-discovery", is_flag=True, help="Use only the listed peers.")
+@click.pass_context
+def serve(ctx: click.Context, port: int, address: str, interval: float, no_discovery: bool) -> None:
+    """Run discovery, the replication server and the replicator, with no UI."""
+    from sync.service import SyncService
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with state(ctx).open_station() as st:
+        service = SyncService(
+            st,
+            port=port,
+            address=address,
+            static_peers=_static_peers(st),
+            interval=interval,
+            discover=not no_discovery,
+        )
+        service.start()
+        click.echo(
+            f"Serving {st.id} of hall {st.config.hall} on https://{address}:{service.port}",
+            err=True,
+        )
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        finally:
+            service.stop()
+
+
+@click.group()
+def sync() -> None:
+    """LAN replication with the hall's other stations."""
+
+
+@sync.command("now")
+@click.option("--peer", "peers", multiple=True, help="A peer URL (default: every known peer).")
+@json_option
+@click.pass_context
+def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
+    """One pull from every known peer (or those named); returns when done."""
+    from sync.client import Peer, client_context
+    from sync.replicator import pull, record_contact, summary
+
+    results: list[dict[str, Any]] = []
+    failed = False
+    with state(ctx).open_station() as st:
+        urls = list(peers) or [
+            row[0] for row in st.ledger.conn.execute("SELECT url FROM sync_peers ORDER BY url")
+        ]
+        if not urls:
+            raise BadInput("peer", "no peers known: give --peer URL or 'booth sync peer add'")
+        context = client_context(st.directory)
+        for url in urls:
+            peer = Peer(url, context)
+            try:
+                result = pull(st.ledger, peer)
+                results.append(summary(result))
+                with st.ledger.transaction():
+                    record_contact(
+                        st.ledger,
+                        url,
+                        station=result.station,
+                        error=None,
+                        pulled=result.applied,
+                        source="static",
+                    )
+            except Exception as exc:
+                message = getattr(exc, "message", str(exc))
+                results.append({"peer": url, "error": message})
+                failed = True
+            finally:
+                peer.close()
+    emit(
+        ctx,
+        results,
+        lambda: "\n".join(
+            f"{r['peer']}: "
+            + (
+                f"ERROR {r['error']}"
+                if "error" in r
+                else f"{r['applied']} new of {r['received']} from {r['station']}"
+            )
+            for r in results
+        ),
+    )
+    if failed:
+        ctx.exit(3)
+
+
+@sync.command("status")
+@json_option
+@click.pass_context
+def sync_status(ctx: click.Context) -> None:
+    """Peers, their last contact, and per-origin high-water marks here."""
+    with state(ctx).open_station() as st:
+        peers = [
+            dict(row)
+            for row in st.ledger.db.query(
+                "SELECT url, station, source, last_contact, last_error, pulled FROM sync_peers "
+                "ORDER BY url"
+            )
+        ]
+        origins = {
+            row[0]: {"last_seq": row[1], "last_hlc": row[2]}
+            for row in st.ledger.conn.execute(
+                "SELECT origin, last_seq, last_hlc FROM origin_heads ORDER BY origin"
+            )
+        }
+    data = {
+        "station": st.id,
+        "peers": peers,
+        "origins": origins,
+        "checked_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
+    emit(
+        ctx,
+        data,
+        lambda: "\n".join(
+            [
+                f"{p['url']:<32} {p['station'] or '?':<12} "
+                f"last contact {p['last_contact'] or 'never'}"
+                + (f"  ERROR {p['last_error']}" if p["last_error"] else "")
+                for p in peers
+            ]
+            + [f"  {origin:<12} seq {o['last_seq']}" for origin, o in origins.items()]
+        ),
+    )
+
+
+@sync.group("peer")
+def sync_peer() -> None:
+    """Listed peers, for LANs where multicast is blocked."""
+
+
+@sync_peer.command("add")
+@click.argument("url")
+@operator_option
+@click.pass_context
+def sync_peer_add(ctx: click.Context, url: str, operator: str | None) -> None:
+    """List a peer by URL (https://HOST:PORT)."""
+    if not url.startswith(("https://", "http://")):
+        raise BadInput("url", f"{url!r} is not https://HOST:PORT")
+    with state(ctx).open_station() as st:
+        st.operator(operator, "manager")
+        with st.ledger.transaction():
+            st.ledger.conn.execute(
+                "INSERT INTO sync_peers (url, source) VALUES (?, 'static') "
+                "ON CONFLICT (url) DO UPDATE SET source = 'static'",
+                (url.rstrip("/"),),
+            )
+    click.echo(f"Peer {url} listed.")
+
+
+@sync_peer.command("remove")
+@click.argument("url")
+@operator_option
+@click.pass_context
+def sync_peer_remove(ctx: click.Context, url: str, operator: str | None) -> None:
+    """Forget a listed peer."""
+    with state(ctx).open_station() as st:
+        st.operator(operator, "manager")
+        with st.ledger.transaction():
+            st.ledger.conn.execute("DELETE FROM sync_peers WHERE url = ?", (url.rstrip("/"),))
+    click.echo(f"Peer {url} forgotten.")
+
+
+COMMANDS = [serve, sync]

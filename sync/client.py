@@ -1,0 +1,101 @@
+"""A replication client: JSON over HTTPS with this station's certificate (mutual TLS)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import ssl
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE
+from pos.services.station import TLS_DIR
+from sync.errors import PeerRefused, PeerUnreachable
+
+TIMEOUT = 30.0
+MAX_RESPONSE = 256 * 1024 * 1024
+
+
+def client_context(station_dir: Path) -> ssl.SSLContext:
+    tls = station_dir / TLS_DIR
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(tls / CERT_FILE, tls / KEY_FILE)
+    context.load_verify_locations(tls / CA_FILE)
+    # Stations move between addresses: identity is the hall-issued certificate, not a name.
+    context.check_hostname = False
+    return context
+
+
+class Peer:
+    """One peer's replication endpoint. Keeps one connection open; counts bytes on the wire."""
+
+    def __init__(
+        self, url: str, context: ssl.SSLContext | None, *, timeout: float = TIMEOUT
+    ) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
+            raise PeerUnreachable(f"{url!r} is not a peer URL (https://HOST:PORT)")
+        self.url = url.rstrip("/")
+        self.host, self.port = (
+            parts.hostname,
+            parts.port or (443 if parts.scheme == "https" else 80),
+        )
+        self.context = context if parts.scheme == "https" else None
+        self.timeout = timeout
+        self.base = parts.path.rstrip("/")
+        self.bytes_sent = 0
+        self.bytes_received = 0
+        self._conn: http.client.HTTPConnection | None = None
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self._conn is None:
+            if self.context is not None:
+                self._conn = http.client.HTTPSConnection(
+                    self.host, self.port, timeout=self.timeout, context=self.context
+                )
+            else:
+                self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body, separators=(",", ":")).encode() if body is not None else None
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):  # a kept-alive socket the peer closed: reconnect once
+            conn = self._connection()
+            try:
+                conn.request(method, self.base + path, body=data, headers=headers)
+                response = conn.getresponse()
+                raw = response.read(MAX_RESPONSE + 1)
+                break
+            except ssl.SSLError as exc:
+                self.close()
+                raise PeerRefused(
+                    f"{self.url} refused our certificate or is not of this hall: "
+                    f"{exc.reason or exc}"
+                ) from None
+            except (OSError, http.client.HTTPException) as exc:
+                self.close()
+                if attempt == 2:
+                    raise PeerUnreachable(f"{self.url}: {exc}") from None
+        self.bytes_sent += len(data or b"") + len(path) + 64
+        self.bytes_received += len(raw) + 64
+        if len(raw) > MAX_RESPONSE:
+            self.close()
+            raise PeerRefused(f"{self.url} sent more than {MAX_RESPONSE} bytes")
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            raise PeerRefused(f"{self.url} answered with malformed JSON") from None
+        if response.status >= 400:
+            reason = payload.get("reason") if isinstance(payload, dict) else None
+            raise PeerRefused(f"{self.url} answered {response.status}: {reason or raw[:200]!r}")
+        return payload

@@ -1,0 +1,57 @@
+"""Events as CouchDB documents: one revision each, never changed, so no conflicts.
+
+`_id` is "{origin}:{seq:012d}", `_rev` "1-{first 32 hex of the event's hash}".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pos.ledger.events import Event
+from sync.errors import BadDocument
+
+FIELDS = ("origin", "seq", "type", "hlc", "prev", "body", "hash", "sig")
+
+
+def doc_id(origin: str, seq: int) -> str:
+    return f"{origin}:{seq:012d}"
+
+
+def rev_of(event_hash: str) -> str:
+    return f"1-{event_hash[:32]}"
+
+
+def parse_id(text: str) -> tuple[str, int]:
+    origin, sep, seq = text.rpartition(":")
+    if not sep or not origin or len(seq) != 12 or not seq.isdigit():
+        raise BadDocument(f"{text[:80]!r} is not a Booth event id (origin:seq)")
+    return origin, int(seq)
+
+
+def to_doc(event: Event, *, revisions: bool = False) -> dict[str, Any]:
+    doc = {"_id": doc_id(event.origin, event.seq), "_rev": rev_of(event.hash), **event.to_dict()}
+    if revisions:
+        doc["_revisions"] = {"start": 1, "ids": [event.hash[:32]]}
+    return doc
+
+
+def from_doc(doc: Any) -> Event:
+    if not isinstance(doc, dict):
+        raise BadDocument("a document must be a JSON object")
+    missing = [field for field in FIELDS if field not in doc]
+    if missing:
+        raise BadDocument(f"{str(doc.get('_id'))[:80]!r} lacks {', '.join(missing)}")
+    if not isinstance(doc["body"], dict) or not isinstance(doc["seq"], int):
+        raise BadDocument(f"{str(doc.get('_id'))[:80]!r} has a malformed body or seq")
+    for field in ("origin", "type", "hlc", "prev", "hash", "sig"):
+        if not isinstance(doc[field], str) or len(doc[field]) > 256:
+            raise BadDocument(f"{str(doc.get('_id'))[:80]!r}: field {field} is malformed")
+    try:
+        event = Event.from_dict(doc)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadDocument(f"{str(doc.get('_id'))[:80]!r} is not an event: {exc}") from None
+    if "_id" in doc and doc["_id"] != doc_id(event.origin, event.seq):
+        raise BadDocument(f"{str(doc['_id'])[:80]!r} does not match its origin and seq")
+    if "_rev" in doc and doc["_rev"] != rev_of(event.hash):
+        raise BadDocument(f"{str(doc.get('_id'))[:80]!r}: wrong revision {str(doc['_rev'])[:40]}")
+    return event

@@ -1,0 +1,112 @@
+"""Pulling a peer's events: its `_changes` from our checkpoint, in batches, each batch applied
+in one transaction through the ledger's apply path; the checkpoint moves only after the batch
+commits, so an interrupted pull resumes and applying twice changes nothing."""
+
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pos.ledger import Ledger
+from sync import docs
+from sync.client import Peer
+from sync.errors import PeerRefused
+
+BATCH = 1000
+
+
+@dataclass
+class PullResult:
+    peer: str
+    station: str
+    received: int = 0
+    applied: int = 0
+    refused: int = 0
+    since: int = 0
+    bytes_sent: int = 0
+    bytes_received: int = 0
+
+
+def _checkpoint_id(peer_uuid: str, own: str) -> str:
+    return f"booth-pull:{own}:{peer_uuid}"
+
+
+def _read_checkpoint(ledger: Ledger, key: str) -> int:
+    row = ledger.conn.execute("SELECT doc FROM sync_local WHERE id = ?", (key,)).fetchone()
+    return int(json.loads(row[0]).get("since", 0)) if row else 0
+
+
+def _write_checkpoint(ledger: Ledger, key: str, since: int) -> None:
+    ledger.conn.execute(
+        "INSERT OR REPLACE INTO sync_local VALUES (?, '0-1', ?)",
+        (key, json.dumps({"since": since, "at": datetime.now(UTC).isoformat()})),
+    )
+
+
+def pull(
+    ledger: Ledger, peer: Peer, *, lock: threading.Lock | None = None, batch: int = BATCH
+) -> PullResult:
+    guard = lock or nullcontext()
+    info = peer.request("GET", "/")
+    if not isinstance(info, dict) or not isinstance(info.get("uuid"), str):
+        raise PeerRefused(f"{peer.url} is not a Booth station")
+    booth = info.get("booth") or {}
+    result = PullResult(peer=peer.url, station=str(booth.get("station", "?")))
+    key = _checkpoint_id(info["uuid"], ledger.station)
+    with guard:
+        since = _read_checkpoint(ledger, key)
+    while True:
+        changes = peer.request(
+            "GET", f"/ledger/_changes?since={since}&limit={batch}&include_docs=true"
+        )
+        rows = changes.get("results") if isinstance(changes, dict) else None
+        if not isinstance(rows, list):
+            raise PeerRefused(f"{peer.url} sent a malformed _changes answer")
+        if not rows:
+            break
+        events = [docs.from_doc(row.get("doc")) for row in rows if isinstance(row, dict)]
+        result.received += len(events)
+        last = int(changes.get("last_seq", rows[-1].get("seq", since)))
+        with guard:
+            applied, refusals = ledger.apply_batch(events)
+            with ledger.transaction():
+                _write_checkpoint(ledger, key, last)
+        result.applied += applied
+        result.refused += len(refusals)
+        since = last
+        if len(rows) < batch:
+            break
+    result.since = since
+    result.bytes_sent, result.bytes_received = peer.bytes_sent, peer.bytes_received
+    return result
+
+
+def record_contact(
+    ledger: Ledger, url: str, *, station: str | None, error: str | None, pulled: int, source: str
+) -> None:
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    ledger.conn.execute(
+        "INSERT INTO sync_peers (url, station, source, last_contact, last_error, pulled) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+        "station = coalesce(excluded.station, station), "
+        "last_contact = CASE WHEN excluded.last_error IS NULL THEN excluded.last_contact "
+        "ELSE last_contact END, last_error = excluded.last_error, "
+        "pulled = pulled + excluded.pulled",
+        (url, station, source, now if error is None else None, error, pulled),
+    )
+
+
+def summary(result: PullResult) -> dict[str, Any]:
+    return {
+        "peer": result.peer,
+        "station": result.station,
+        "received": result.received,
+        "applied": result.applied,
+        "since": result.since,
+        "bytes_sent": result.bytes_sent,
+        "bytes_received": result.bytes_received,
+    }

@@ -1,0 +1,477 @@
+"""The replication server: the CouchDB protocol's subset for immutable documents, over mutual
+TLS with the hall's certificates.
+
+Reads use a connection per request thread; writes (`_bulk_docs`, `_local`) go through the
+station's one Ledger under a lock, by the same apply path as every other event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from pos.ledger import Ledger
+from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
+from pos.services.station import LEDGER_FILE, TLS_DIR
+from sync import docs
+from sync.errors import BadDocument
+
+log = logging.getLogger("booth.sync.server")
+
+DB_NAME = "ledger"
+MAX_BODY = 32 * 1024 * 1024
+MAX_BATCH = 10_000
+SOCKET_TIMEOUT = 30.0
+MAX_CONNECTIONS = 64
+LONGPOLL_MAX = 60.0
+_COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
+
+
+def server_context(station_dir: Path) -> ssl.SSLContext:
+    tls = station_dir / TLS_DIR
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(tls / CERT_FILE, tls / KEY_FILE)
+    context.load_verify_locations(tls / CA_FILE)
+    context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+class HttpError(Exception):
+    def __init__(self, status: HTTPStatus, error: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.error, self.reason = status, error, reason
+
+
+class ReplicationServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # PouchDB fires ~50 parallel GETs a batch
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        *,
+        station_dir: Path,
+        ledger: Ledger,
+        write_lock: threading.Lock,
+        hall: str,
+        station: str,
+        tls: bool = True,
+    ) -> None:
+        self.station_dir = station_dir
+        self.ledger = ledger
+        self.write_lock = write_lock
+        self.hall = hall
+        self.station = station
+        self.uuid = hashlib.sha256(f"{hall}:{station}".encode()).hexdigest()[:32]
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.local = threading.local()
+        self.refused: list[str] = []
+        super().__init__(address, ReplicationHandler)
+        if tls:
+            self.socket = server_context(station_dir).wrap_socket(
+                self.socket, server_side=True, do_handshake_on_connect=False
+            )
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        log.info("connection from %s ended with an error", client_address, exc_info=True)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            log.warning("refused %s: too many connections", client_address)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    def reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self.local, "conn", None)
+        if conn is None:
+            path = self.station_dir / LEDGER_FILE
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout=10000")
+            self.local.conn = conn
+        return conn
+
+
+class ReplicationHandler(BaseHTTPRequestHandler):
+    server: ReplicationServer
+    protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s " + format, self.client_address[0], *args)
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        super().setup()
+        if isinstance(self.connection, ssl.SSLSocket):
+            try:
+                self.connection.do_handshake()
+            except (ssl.SSLError, OSError) as exc:
+                self.server.refused.append(f"{self.client_address[0]}: {exc}")
+                log.warning("refused %s: TLS handshake failed: %s", self.client_address[0], exc)
+                self.close_connection = True
+                raise ConnectionAbortedError from None
+
+    def _peer(self) -> str:
+        if not isinstance(self.connection, ssl.SSLSocket):
+            return "loopback"
+        der = self.connection.getpeercert(binary_form=True)
+        if der is None:
+            raise HttpError(HTTPStatus.UNAUTHORIZED, "unauthorized", "a hall certificate is needed")
+        station, hall = subject(ssl.DER_cert_to_PEM_cert(der).encode())
+        if hall != self.server.hall:
+            self.server.refused.append(f"{station} of hall {hall}")
+            raise HttpError(HTTPStatus.FORBIDDEN, "forbidden", f"hall {hall} is not this hall")
+        return station
+
+    def _body(self) -> Any:
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise HttpError(HTTPStatus.LENGTH_REQUIRED, "bad_request", "Content-Length needed")
+        size = int(length)
+        if size > MAX_BODY:
+            raise HttpError(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                "too_large",
+                f"a body of {size} bytes is above {MAX_BODY}",
+            )
+        raw = self.rfile.read(size)
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", f"invalid JSON: {exc}") from None
+
+    def _send(self, status: HTTPStatus, payload: Any) -> None:
+        data = json.dumps(payload, separators=(",", ":")).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "must-revalidate")
+        if self.headers.get("Connection", "").lower() == "close":
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _route(self, method: str) -> None:
+        try:
+            self._peer()
+            parts = [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
+            query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+            handler = self._dispatch(method, parts)
+            status, payload = handler(parts, query)
+            self._send(status, payload)
+        except HttpError as exc:
+            self._send(exc.status, {"error": exc.error, "reason": exc.reason})
+        except BadDocument as exc:
+            self._send(HTTPStatus.BAD_REQUEST, {"error": "bad_request", "reason": exc.message})
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True
+
+    def do_GET(self) -> None:
+        self._route("GET")
+
+    def do_POST(self) -> None:
+        self._route("POST")
+
+    def do_PUT(self) -> None:
+        self._route("PUT")
+
+    def do_HEAD(self) -> None:
+        self._route("GET")
+
+    def do_DELETE(self) -> None:
+        self._route("DELETE")
+
+    def _dispatch(
+        self, method: str, parts: list[str]
+    ) -> Callable[[list[str], dict[str, str]], tuple[HTTPStatus, Any]]:
+        if not parts:
+            return self._root
+        if parts[0] != DB_NAME:
+            raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "Database does not exist.")
+        routes: dict[tuple[str, str], Callable[[list[str], dict[str, str]], tuple[HTTPStatus, Any]]]
+        routes = {
+            ("GET", ""): self._info,
+            ("PUT", ""): self._info,
+            ("GET", "_changes"): self._changes,
+            ("POST", "_changes"): self._changes,
+            ("POST", "_revs_diff"): self._revs_diff,
+            ("POST", "_bulk_get"): self._bulk_get,
+            ("POST", "_all_docs"): self._all_docs,
+            ("GET", "_all_docs"): self._all_docs,
+            ("POST", "_bulk_docs"): self._bulk_docs,
+            ("POST", "_ensure_full_commit"): self._commit,
+        }
+        key = parts[1] if len(parts) > 1 else ""
+        if key == "_local" and len(parts) == 3:
+            return {"GET": self._local_get, "PUT": self._local_put, "DELETE": self._local_put}.get(
+                method, self._not_allowed
+            )
+        if (method, key) in routes:
+            return routes[(method, key)]
+        if method == "GET" and len(parts) == 2 and not key.startswith("_"):
+            return self._doc
+        raise HttpError(HTTPStatus.NOT_FOUND, "not_found", f"{method} {'/'.join(parts)}")
+
+    def _not_allowed(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        raise HttpError(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed", "not supported")
+
+    # --- endpoints ----------------------------------------------------------------------------
+
+    def _root(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        return HTTPStatus.OK, {
+            "couchdb": "Welcome",
+            "uuid": self.server.uuid,
+            "version": "3.3.0",
+            "vendor": {"name": "booth"},
+            "booth": {"hall": self.server.hall, "station": self.server.station},
+        }
+
+    def _update_seq(self) -> int:
+        row = self.server.reader().execute("SELECT coalesce(max(rowid), 0) FROM events")
+        return int(row.fetchone()[0])
+
+    def _info(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        count = self.server.reader().execute("SELECT count(*) FROM events").fetchone()[0]
+        return HTTPStatus.OK, {
+            "db_name": DB_NAME,
+            "update_seq": str(self._update_seq()),
+            "doc_count": count,
+            "doc_del_count": 0,
+            "instance_start_time": "0",
+            "purge_seq": 0,
+        }
+
+    def _changes(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        since = _int(query.get("since", "0"), "since", allow_now=True, now=self._update_seq())
+        limit = min(_int(query.get("limit", str(MAX_BATCH)), "limit"), MAX_BATCH)
+        include = query.get("include_docs") == "true"
+        if query.get("feed") == "longpoll":
+            deadline = time.monotonic() + min(
+                _int(query.get("timeout", "30000"), "timeout") / 1000,
+                _int(query.get("heartbeat", "30000"), "heartbeat") / 1000,
+                LONGPOLL_MAX,
+            )
+            while self._update_seq() <= since and time.monotonic() < deadline:
+                time.sleep(0.1)
+        rows = (
+            self.server.reader()
+            .execute(
+                f"SELECT rowid, {_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (since, limit),
+            )
+            .fetchall()
+        )
+        from pos.ledger.events import Event
+
+        results = []
+        for row in rows:
+            event = Event(*row[1:])
+            item: dict[str, Any] = {
+                "seq": row[0],
+                "id": docs.doc_id(event.origin, event.seq),
+                "changes": [{"rev": docs.rev_of(event.hash)}],
+            }
+            if include:
+                item["doc"] = docs.to_doc(event)
+            results.append(item)
+        last = rows[-1][0] if rows else since
+        return HTTPStatus.OK, {
+            "results": results,
+            "last_seq": last,
+            "pending": max(0, self._update_seq() - last),
+        }
+
+    def _held(self, ids: list[str]) -> dict[str, str]:
+        """doc id -> rev of the events held here among `ids`."""
+        held: dict[str, str] = {}
+        conn = self.server.reader()
+        for doc_id in ids:
+            try:
+                origin, seq = docs.parse_id(doc_id)
+            except BadDocument:
+                continue
+            row = conn.execute(
+                "SELECT hash FROM events WHERE origin = ? AND seq = ?", (origin, seq)
+            ).fetchone()
+            if row:
+                held[doc_id] = docs.rev_of(row[0])
+        return held
+
+    def _revs_diff(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        body = self._body()
+        if not isinstance(body, dict) or len(body) > MAX_BATCH:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {id: [revs]}")
+        held = self._held([str(key) for key in body])
+        missing = {}
+        for doc_id, revs in body.items():
+            if not isinstance(revs, list):
+                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "revs must be a list")
+            lacking = [rev for rev in revs if held.get(doc_id) != rev]
+            if lacking:
+                missing[doc_id] = {"missing": lacking}
+        return HTTPStatus.OK, missing
+
+    def _event(self, origin: str, seq: int) -> Any:
+        from pos.ledger.events import Event
+
+        row = (
+            self.server.reader()
+            .execute(f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq = ?", (origin, seq))
+            .fetchone()
+        )
+        return Event(*row) if row else None
+
+    def _bulk_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        body = self._body()
+        wanted = body.get("docs") if isinstance(body, dict) else None
+        if not isinstance(wanted, list) or len(wanted) > MAX_BATCH:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {docs: [...]}")
+        results = []
+        for item in wanted:
+            doc_id = str(item.get("id")) if isinstance(item, dict) else ""
+            try:
+                event = self._event(*docs.parse_id(doc_id))
+            except BadDocument:
+                event = None
+            if event is None:
+                results.append(
+                    {
+                        "id": doc_id,
+                        "docs": [
+                            {
+                                "error": {
+                                    "id": doc_id,
+                                    "rev": item.get("rev") if isinstance(item, dict) else None,
+                                    "error": "not_found",
+                                    "reason": "missing",
+                                }
+                            }
+                        ],
+                    }
+                )
+            else:
+                results.append({"id": doc_id, "docs": [{"ok": docs.to_doc(event, revisions=True)}]})
+        return HTTPStatus.OK, {"results": results}
+
+    def _all_docs(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        body = self._body() if self.command == "POST" else {}
+        keys = body.get("keys") if isinstance(body, dict) else None
+        if keys is None and "keys" in query:
+            keys = json.loads(query["keys"])
+        include = query.get("include_docs") == "true" or (
+            isinstance(body, dict) and body.get("include_docs") is True
+        )
+        if not isinstance(keys, list) or len(keys) > MAX_BATCH:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "keys are required here")
+        rows = []
+        for key in keys:
+            try:
+                event = self._event(*docs.parse_id(str(key)))
+            except BadDocument:
+                event = None
+            if event is None:
+                rows.append({"key": key, "error": "not_found"})
+            else:
+                row: dict[str, Any] = {
+                    "id": key,
+                    "key": key,
+                    "value": {"rev": docs.rev_of(event.hash)},
+                }
+                if include:
+                    row["doc"] = docs.to_doc(event)
+                rows.append(row)
+        return HTTPStatus.OK, {"total_rows": len(rows), "offset": 0, "rows": rows}
+
+    def _doc(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        event = self._event(*docs.parse_id(parts[1]))
+        if event is None:
+            raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
+        return HTTPStatus.OK, docs.to_doc(event, revisions=query.get("revs") == "true")
+
+    def _bulk_docs(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        body = self._body()
+        if not isinstance(body, dict) or not isinstance(body.get("docs"), list):
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {docs: [...]}")
+        if body.get("new_edits", True) is not False:
+            raise HttpError(
+                HTTPStatus.FORBIDDEN,
+                "forbidden",
+                "events are immutable: only new_edits=false replication is accepted",
+            )
+        if len(body["docs"]) > MAX_BATCH:
+            raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large", "batch too large")
+        events = []
+        for doc in body["docs"]:
+            if isinstance(doc, dict):
+                doc = {k: v for k, v in doc.items() if k != "_revisions"}
+            events.append(docs.from_doc(doc))
+        events.sort(key=lambda e: (e.origin, e.seq))
+        with self.server.write_lock:
+            _, refusals = self.server.ledger.apply_batch(events)
+        errors = [{"error": "forbidden", "reason": refusal.message} for refusal in refusals]
+        return HTTPStatus.CREATED, errors
+
+    def _commit(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        return HTTPStatus.CREATED, {"ok": True, "instance_start_time": "0"}
+
+    def _local_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        row = (
+            self.server.reader()
+            .execute("SELECT doc FROM sync_local WHERE id = ?", (parts[2],))
+            .fetchone()
+        )
+        if row is None:
+            raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
+        return HTTPStatus.OK, json.loads(row[0])
+
+    def _local_put(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        local_id = parts[2]
+        if len(local_id) > 200:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "id too long")
+        with self.server.write_lock:
+            conn = self.server.ledger.conn
+            row = conn.execute("SELECT rev FROM sync_local WHERE id = ?", (local_id,)).fetchone()
+            generation = int(row[0].split("-")[0]) + 1 if row else 1
+            rev = f"0-{generation}"
+            if self.command == "DELETE":
+                conn.execute("DELETE FROM sync_local WHERE id = ?", (local_id,))
+                return HTTPStatus.OK, {"ok": True, "id": f"_local/{local_id}", "rev": rev}
+            doc = self._body()
+            if not isinstance(doc, dict) or len(json.dumps(doc)) > 1_000_000:
+                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "a local doc is an object")
+            doc = {**doc, "_id": f"_local/{local_id}", "_rev": rev}
+            conn.execute(
+                "INSERT OR REPLACE INTO sync_local VALUES (?, ?, ?)",
+                (local_id, rev, json.dumps(doc)),
+            )
+        return HTTPStatus.CREATED, {"ok": True, "id": f"_local/{local_id}", "rev": rev}
+
+
+def _int(text: str, name: str, *, allow_now: bool = False, now: int = 0) -> int:
+    if allow_now and text == "now":
+        return now
+    value = text.split("-")[0] if text and text[0].isdigit() else text
+    if not value.isdigit() or len(value) > 15:
+        raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", f"{name}={text[:40]!r}")
+    return int(value)

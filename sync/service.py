@@ -1,0 +1,170 @@
+"""`booth serve`: the replication server, discovery and the replicator, beside each other.
+
+The replicator pulls from every known peer (found by zeroconf or listed) every `interval`
+seconds and at once when a peer appears; a peer that fails is retried with backoff, and one that
+returns resyncs from its checkpoint by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pos.errors import BoothError
+from pos.ledger import Ledger
+from pos.services.station import LEDGER_FILE, Station
+from sync.client import Peer, client_context
+from sync.discovery import Discovery, Found
+from sync.replicator import pull, record_contact
+from sync.server import ReplicationServer
+
+log = logging.getLogger("booth.sync")
+
+
+@dataclass
+class PeerState:
+    url: str
+    source: str
+    failures: int = 0
+    next_try: float = 0.0
+    station: str | None = None
+
+
+@dataclass
+class SyncService:
+    station: Station
+    port: int = 8701
+    address: str = "127.0.0.1"
+    static_peers: list[str] = field(default_factory=list)
+    interval: float = 5.0
+    discover: bool = True
+    write_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.peers: dict[str, PeerState] = {
+            url: PeerState(url, "static") for url in self.static_peers
+        }
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.server: ReplicationServer | None = None
+        self.ledger: Ledger | None = None
+        self.discovery: Discovery | None = None
+        self.context = client_context(self.station.directory)
+
+    def start(self) -> None:
+        st = self.station
+        # Its own connection: the station's (used by the UI or the CLI) is not shared across
+        # threads; SQLite serialises the writers of the two connections.
+        self.ledger = Ledger.open(
+            st.directory / LEDGER_FILE,
+            station=st.id,
+            key=None,
+            hall_public_key=st.config.hall_public_key,
+        )
+        self.server = ReplicationServer(
+            (self.address, self.port),
+            station_dir=st.directory,
+            ledger=self.ledger,
+            write_lock=self.write_lock,
+            hall=st.config.hall,
+            station=st.id,
+        )
+        self.port = self.server.server_address[1]
+        self._spawn("booth-sync-server", self.server.serve_forever)
+        self._spawn("booth-replicator", self._replicate_forever)
+        if self.discover:
+            self.discovery = Discovery(
+                hall=st.config.hall,
+                station=st.id,
+                role=st.config.role,
+                port=self.port,
+                address=self.address,
+                on_found=self._found,
+            )
+            self.discovery.start()
+
+    def _spawn(self, name: str, target: Any) -> None:
+        thread = threading.Thread(target=target, name=name)
+        thread.start()
+        self._threads.append(thread)
+
+    def _found(self, found: Found) -> None:
+        state = self.peers.setdefault(found.url, PeerState(found.url, "zeroconf"))
+        state.station, state.next_try = found.station, 0.0
+        self._wake.set()
+
+    def sync_round(self, only: str | None = None) -> list[dict[str, Any]]:
+        """One pull from every known peer that is due (or the one named)."""
+        results = []
+        now = time.monotonic()
+        for state in list(self.peers.values()):
+            if only is not None and state.url != only:
+                continue
+            if only is None and state.next_try > now:
+                continue
+            results.append(self._pull_one(state))
+        return results
+
+    def _pull_one(self, state: PeerState) -> dict[str, Any]:
+        peer = Peer(state.url, self.context)
+        assert self.ledger is not None, "start() first"
+        try:
+            result = pull(self.ledger, peer, lock=self.write_lock)
+        except BoothError as error:
+            state.failures += 1
+            state.next_try = time.monotonic() + min(60.0, 2**state.failures)
+            with self.write_lock:
+                record_contact(
+                    self.station.ledger,
+                    state.url,
+                    station=state.station,
+                    error=error.message,
+                    pulled=0,
+                    source=state.source,
+                )
+            return {"peer": state.url, "error": error.message}
+        finally:
+            peer.close()
+        state.failures, state.next_try, state.station = 0, 0.0, result.station
+        with self.write_lock:
+            record_contact(
+                self.station.ledger,
+                state.url,
+                station=result.station,
+                error=None,
+                pulled=result.applied,
+                source=state.source,
+            )
+        return {
+            "peer": state.url,
+            "station": result.station,
+            "applied": result.applied,
+            "received": result.received,
+            "refused": result.refused,
+        }
+
+    def _replicate_forever(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.sync_round()
+            except Exception:  # one bad round must not end replication for the day
+                log.exception("replication round failed")
+            self._wake.wait(self.interval)
+            self._wake.clear()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self.discovery is not None:
+            self.discovery.stop()
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()
+        for thread in self._threads:
+            thread.join(timeout=10)
+        if self.ledger is not None:
+            self.ledger.close()

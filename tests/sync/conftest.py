@@ -1,0 +1,145 @@
+"""A hall of several stations on disk, and their processes, for the sync tests."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos.services import deals, hall, sessions, staff
+from pos.services.station import Station
+from tests.conftest import TRAINING_NOW
+from tests.halls import flare
+
+ROOT = Path(__file__).resolve().parents[2]
+ENVIRON = {"BOOTH_NOW": TRAINING_NOW}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Hall:
+    root: Path
+    stations: dict[str, Path]
+
+
+def build_hall(root: Path, booths: list[str]) -> Hall:
+    """A manager and booths; each station holds its own deal in a bin; a session open."""
+    manager = root / "manager"
+    hall.init_hall(
+        manager,
+        organisation="Sync Test Post",
+        location="1 Test Road",
+        time_zone="America/New_York",
+        training=True,
+        environ=ENVIRON,
+    )
+    stations = {"manager": manager}
+    with Station(manager, environ=ENVIRON) as st:
+        staff.add_staff(
+            st,
+            badge="M1",
+            name="Mary Manager",
+            roles=["manager"],
+            date_of_birth=None,
+            operator=None,
+        )
+        staff.add_staff(
+            st,
+            badge="S1",
+            name="Sam Seller",
+            roles=["seller", "redeemer"],
+            date_of_birth=None,
+            operator="M1",
+        )
+        for name in ["manager", *booths]:
+            deals.receive_deal(
+                st, deals.flare_from_mapping(flare(f"D-{name.upper()}")), operator="M1"
+            )
+        sessions.open_session(st, operator="M1")
+        deals.open_deal(st, "D-MANAGER", bin_name="drawer-1", operator="M1")
+        bundles = []
+        for name in booths:
+            bundles.append((name, hall.add_station(st, name=name, role="booth", operator="M1")))
+    for name, bundle in bundles:
+        path = root / f"{name}.json"
+        path.write_text(json.dumps(bundle))
+        hall.join(root / name, path, environ=ENVIRON)
+        with Station(root / name, environ=ENVIRON) as st:
+            deals.open_deal(st, f"D-{name.upper()}", bin_name="drawer-1", operator="M1")
+        stations[name] = root / name
+    return Hall(root, stations)
+
+
+class StationProcess:
+    def __init__(
+        self, directory: Path, port: int, *extra: str, prefix: list[str] | None = None
+    ) -> None:
+        self.directory = directory
+        self.process = subprocess.Popen(
+            [
+                *(prefix or []),
+                sys.executable,
+                "-m",
+                "tests.sync.station_proc",
+                str(directory),
+                str(port),
+                *extra,
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.ready = self.read()
+
+    def read(self) -> Any:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(
+                f"station process ended: {self.process.stderr.read()[-2000:]}"
+                if self.process.stderr
+                else "station process ended"
+            )
+        return json.loads(line)
+
+    def ask(self, command: str) -> Any:
+        assert self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return self.read()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            try:
+                self.process.stdin.write("quit\n")
+                self.process.stdin.flush()
+                self.process.wait(timeout=30)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream:
+                stream.close()
+
+
+@pytest.fixture
+def processes() -> Iterator[list[StationProcess]]:
+    running: list[StationProcess] = []
+    yield running
+    for process in running:
+        process.stop()
