@@ -291,7 +291,7 @@ def test_the_raw_id_number_is_never_stored(selling: Hall) -> None:
         "--id-number",
         "T7654321",
     )
-    for path in selling.directory.iterdir():
+    for path in (p for p in selling.directory.rglob("*") if p.is_file()):
         assert b"T7654321" not in path.read_bytes(), path
 
 

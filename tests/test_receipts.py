@@ -28,7 +28,7 @@ class RecordingPrinter:
         self.jobs: list[tuple[str, Receipt]] = []
         self.fail = fail
 
-    def print_receipt(self, receipt: Receipt, *, name: str) -> None:
+    def print_receipt(self, receipt: Receipt, *, name: str, kick_drawer: bool = False) -> None:
         if self.fail:
             self.fail -= 1
             raise PrinterFault("out of paper")

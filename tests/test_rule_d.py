@@ -213,7 +213,7 @@ def test_an_id_scan_matches_a_worker_despite_accents_and_suffixes(two_deals: Hal
     refused(result, "D")
     assert "JP is rostered to sell" in result.stderr
     with Station(two_deals.directory) as st:
-        for path in st.directory.iterdir():
+        for path in (p for p in st.directory.rglob("*") if p.is_file()):
             assert b"T64235789" not in path.read_bytes(), "the ID number is never stored"
 
 

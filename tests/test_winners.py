@@ -125,7 +125,7 @@ def test_w2g_prizes_record_the_winner_sealed_to_the_hall(hall: Hall) -> None:
         "--json",
     )
     assert paid.exit_code == 0 and paid.json["w2g"] is True
-    for path in hall.directory.iterdir():
+    for path in (p for p in hall.directory.rglob("*") if p.is_file()):
         assert b"123-45-6789" not in path.read_bytes(), "the tax ID is stored only sealed"
     origin, seq = paid.json["event"].split(":")
     with Station(hall.directory) as st:

@@ -18,3 +18,14 @@ def load_adapter(group: str, spec: str, station_dir: Path) -> Any:
         raise BadInput(group, f"{scheme!r} is not a known adapter ({known})")
     factory = found[scheme].load()
     return factory(options, station_dir)
+
+
+def load_receipt_printer(spec: str, station_dir: Path, profile: str | None) -> Any:
+    """The receipt printer a setting names (`usb:VID:PID`, `net:HOST:PORT`, `dir:DIR`...)."""
+    found = list(entry_points(group="booth.receipt_printers"))
+    if not found:
+        raise BadInput("printer", "no receipt printer adapter is installed")
+    try:
+        return found[0].load()(spec, station_dir, profile)
+    except ValueError as exc:  # the adapter's BadPrinterSpec is a ValueError
+        raise BadInput("printer", str(exc)) from None

@@ -6,8 +6,10 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import configured_printer, emit, json_option, operator_option, state
+from pos.errors import BadInput, HardwareFailure
 from pos.services import devices_rental as rental
+from pos.services.ports import PrinterFault
 
 
 @click.group()
@@ -148,12 +150,22 @@ def _faces_text(result: dict[str, Any]) -> str:
 @device.command("faces")
 @click.argument("device_id")
 @click.option("--game", type=int, default=1, show_default=True)
+@click.option("--print", "to_printer", is_flag=True, help="Also print them on the receipt printer.")
 @json_option
 @click.pass_context
-def device_faces(ctx: click.Context, device_id: str, game: int) -> None:
+def device_faces(ctx: click.Context, device_id: str, game: int, to_printer: bool) -> None:
     """The faces loaded on a device for a game, exactly as stored (E.1.i)."""
     with state(ctx).open_station() as st:
         result = rental.device_faces(st, device_id, game=game)
+        if to_printer:
+            printer = configured_printer(st)
+            if printer is None:
+                raise BadInput("printer", "no printer set: booth printer set SPEC")
+            sheet = rental.faces_receipt(st, result)
+            try:
+                printer.print_receipt(sheet, name=f"{st.id}-faces-{result['device']}-g{game}")
+            except PrinterFault as fault:
+                raise HardwareFailure(f"printer: {fault}") from None
     emit(ctx, result, lambda: _faces_text(result))
 
 

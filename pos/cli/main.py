@@ -16,6 +16,8 @@ from pos.cli.demo import demo
 from pos.cli.devices import device, rent
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
+from pos.cli.receipts import printer, receipt, voucher
+from pos.cli.reports import drawer, export, report
 from pos.cli.roster import check_buyer, roster
 from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.scanning import scan, scanner
@@ -47,7 +49,8 @@ COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
     redeem, void, check, seal, scan, scanner,
-    roster, check_buyer, device, rent,
+    roster, check_buyer, device, rent, report, export, drawer,
+    receipt, printer, voucher,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

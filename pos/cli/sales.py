@@ -6,6 +6,7 @@ import click
 
 from pos.cli.adapters import load_adapter
 from pos.cli.common import emit, json_option, operator_option, state
+from pos.errors import BadInput
 from pos.services import devices, players, sales, sessions
 from pos.services.ports import Dispenser
 from pos.services.station import Station
@@ -33,20 +34,45 @@ def session_open(
 
 
 @session.command("close")
+@click.option(
+    "--without",
+    "without",
+    multiple=True,
+    help="Close without this station's marker (the manager's recorded decision).",
+)
+@click.option("--reason", help="Why the station named by --without is missing.")
 @operator_option
 @json_option
 @click.pass_context
-def session_close(ctx: click.Context, operator: str | None) -> None:
-    """Close the open session: unfinished deals carry over, event games end (K5)."""
+def session_close(
+    ctx: click.Context, without: tuple[str, ...], reason: str | None, operator: str | None
+) -> None:
+    """Close the session: a booth or kiosk records its close marker; the manager closes it
+    hall-wide once it holds every station's marker (unfinished deals carry over, event games
+    end, K5)."""
+    if without and not reason:
+        raise BadInput("reason", "say why the station is missing (--reason TEXT)")
     with state(ctx).open_station() as st:
-        result = sessions.close_session(st, operator=operator)
+        result = sessions.close_session(
+            st, operator=operator, without=dict.fromkeys(without, reason or "")
+        )
+    if "marker" in result:
+        emit(
+            ctx,
+            result,
+            f"{result['station']} closed its part of session {result['session']} "
+            f"(marker {result['marker']}).",
+        )
+        return
     emit(
         ctx,
         result,
         lambda: (
             f"Session {result['session']} closed. Carried over: "
             f"{', '.join(result['carried_over']) or 'none'}; event games ended: "
-            f"{', '.join(result['event_games_ended']) or 'none'}."
+            f"{', '.join(result['event_games_ended']) or 'none'}"
+            + (f"; closed without {', '.join(result['missing'])}" if result["missing"] else "")
+            + "."
         ),
     )
 

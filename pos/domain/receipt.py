@@ -6,6 +6,7 @@ offline (see qr_payload.py). Training halls print TRAINING; a second print says 
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -76,12 +77,11 @@ class Receipt:
     def text_lines(self, width: int) -> list[str]:
         """The receipt as plain text of `width` columns: the layout every renderer follows."""
         out: list[str] = []
-        out.extend(mark.center(width) for mark in self.banner())
-        out.append(self.organisation.center(width)[:width])
-        out.append(self.location.center(width)[:width])
+        for text in [*self.banner(), self.organisation, self.location]:
+            out.extend(line.center(width) for line in textwrap.wrap(text, width))
         out.append("-" * width)
-        out.append(_pair(f"{self.kind.upper()} #{self.number}", self.station, width))
-        out.append(
+        out.extend(_pair(f"{self.kind.upper()} #{self.number}", self.station, width))
+        out.extend(
             _pair(
                 f"{self.issued_at:%Y-%m-%d %H:%M:%S}",
                 f"by {self.operator}" if self.operator else "",
@@ -91,22 +91,27 @@ class Receipt:
         out.append("-" * width)
         for line in self.lines:
             label = f"{line.qty} x {line.text}" if line.qty is not None else line.text
-            out.append(_pair(label, line.shown_amount(), width))
+            out.extend(_pair(label, line.shown_amount(), width))
         for label, value in self.fields:
-            out.append(_pair(f"{label}:", value, width))
+            out.extend(_pair(f"{label}:", value, width))
         for row in self.grid:
             out.append(" ".join(row).center(width)[:width])
         if self.total is not None:
             out.append("=" * width)
-            out.append(_pair(self.total_label, format_money(self.total), width))
+            out.extend(_pair(self.total_label, format_money(self.total), width))
         if self.headline:
             out.append(self.headline.center(width))
-        out.extend(note[:width] for note in self.notes)
+        for note in self.notes:
+            out.extend(textwrap.wrap(note, width))
         return out
 
 
-def _pair(left: str, right: str, width: int) -> str:
-    room = width - len(right) - 1
-    if room < 1:
-        return (left + " " + right)[:width]
-    return f"{left[:room]:<{room}} {right}"
+def _pair(left: str, right: str, width: int) -> list[str]:
+    """`left` and `right` on one line of `width`, or, when they do not fit, `left` wrapped on
+    its own lines and `right` flush right below: never cut off."""
+    if len(left) + len(right) + 1 <= width:
+        return [f"{left:<{width - len(right) - 1}} {right}".rstrip() if right else left]
+    lines = textwrap.wrap(left, width) or [""]
+    if right:
+        lines.append(right.rjust(width))
+    return lines

@@ -219,6 +219,13 @@ _RULE_LIST = (
         overridable=False,
     ),
     Rule(
+        "CLOSE",
+        "11VAC20-20-90 (records); Booth: the day's close",
+        "A session closes hall-wide only when the manager holds every station's close marker "
+        "and events, or decides, on the record, to close without a named station.",
+        overridable=False,
+    ),
+    Rule(
         "VOUCHER",
         "Booth: vouchers",
         "A voucher pays once, for its own amount, and only where its issue can be checked.",

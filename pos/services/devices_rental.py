@@ -8,6 +8,7 @@ from typing import Any
 
 from pos.domain import bingo
 from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.receipt import Receipt
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, RuleRefused
 from pos.services.deals import enforce
@@ -302,3 +303,33 @@ def device_faces(st: Station, device: str, *, game: int = 1) -> dict[str, Any]:
         "series": series,
         "faces": [{"serial": c.serial, "rows": [list(r) for r in c.rows()]} for c in cards],
     }
+
+
+def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
+    """The faces of `device_faces` laid out as cards for the receipt printer (E.1.i)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    grid: list[tuple[str, ...]] = []
+    for card in faces["faces"]:
+        grid.append((f"FACE {card['serial']}",))
+        grid.append(tuple(f"{letter:>2}" for letter in bingo.COLUMNS))
+        grid.extend(
+            tuple("FR" if n == bingo.FREE else f"{n:>2}" for n in row) for row in card["rows"]
+        )
+    return Receipt(
+        kind="device-faces",
+        organisation=st.hall.organisation,
+        location=st.hall.location,
+        station=st.id,
+        number=0,
+        issued_at=datetime.now(ZoneInfo(st.hall.time_zone)),
+        operator=None,
+        fields=(
+            ("Device", faces["device"]),
+            ("Session", faces["session"]),
+            ("Game", str(faces["game"])),
+        ),
+        grid=tuple(grid),
+        training=st.hall.training,
+    )

@@ -252,9 +252,13 @@ def print_pending(st: Station, printer: ReceiptPrinter | None) -> dict[str, Any]
         reprint = int(row["started"]) > 0
         with st.ledger.transaction():
             st.append("PrintStarted", {"receipt": number, "reprint": reprint})
+        # A cash sale at the booth opens the drawer, in the same job as its receipt.
+        kick = row["type"] == "TicketsSold" and st.config.role == "booth"
         try:
             printer.print_receipt(
-                receipt(st, st.id, number, reprint=reprint), name=f"{st.id}-{number:06d}"
+                receipt(st, st.id, number, reprint=reprint),
+                name=f"{st.id}-{number:06d}",
+                kick_drawer=kick,
             )
         except PrinterFault as fault:
             if row["last_error"] != str(fault):

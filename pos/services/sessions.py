@@ -91,57 +91,92 @@ def open_session(
     }
 
 
-def close_session(st: Station, *, operator: str | None) -> dict[str, Any]:
-    """Close the open session: unfinished deals carry over; event games end with it (K5)."""
-    from pos.services.deals import close_deal_in_transaction
-
+def close_session(
+    st: Station, *, operator: str | None, without: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """A booth or kiosk records its close marker (its last seq for the session). The manager
+    closes the session hall-wide: only when it holds every other station's marker and events,
+    or with a station named missing by its recorded decision (`without`: station -> reason).
+    Unfinished deals carry over; event games end with the session (K5)."""
+    if st.config.role != "manager":
+        by = st.operator(operator, "seller", "manager")
+        with st.ledger.transaction():
+            session = require_open_session(st)
+            event = st.append("StationClosedSession", {"session": session.id, "by": by.badge})
+        return {"session": session.id, "marker": event.seq, "station": st.id}
     by = st.operator(operator, "manager")
+    without = without or {}
     with st.ledger.transaction():
         session = require_open_session(st)
-        in_play = st.ledger.conn.execute(
-            "SELECT serial, game, tickets - sold FROM p_deals WHERE state = 'in-play' "
-            "ORDER BY serial"
-        ).fetchall()
-        ended = []
-        for serial, game, remaining in in_play:
-            if game == GameType.EVENT:
-                close_deal_in_transaction(
-                    st, serial, unsold=int(remaining), by=by.badge, reason="K5"
-                )
-                ended.append(serial)
-        carried = [serial for serial, game, _ in in_play if game != GameType.EVENT]
-        for device, buyer in st.ledger.conn.execute(
-            "SELECT d.device, r.buyer FROM p_devices d JOIN p_rentals r "
-            "ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
-            "WHERE d.state = 'rented' AND r.session = ?",
-            (session.id,),
-        ).fetchall():
+        missing = missing_stations(st, session.id)
+        unexplained = [name for name in missing if name not in without]
+        if unexplained:
+            raise RuleRefused(
+                "CLOSE",
+                f"session {session.id} cannot close yet: no close marker or events "
+                f"from {', '.join(unexplained)}; sync, or close without them "
+                "(--without STATION --reason TEXT)",
+            )
+        for name in missing:
             st.append(
-                "ExceptionFlagged",
+                "StationMissingAtClose",
                 {
-                    "flag": "device-not-returned",
-                    "serial": None,
-                    "ticket": None,
-                    "detail": f"device {device} was not returned at the close of {session.id}"
-                    + (f" (rented to {buyer})" if buyer else ""),
-                    "by": by.badge,
+                    "session": session.id,
+                    "station": name,
+                    "reason": without[name],
+                    "manager": by.badge,
                 },
             )
+        closed = _close_hall_wide(st, session, by.badge)
+    return {**closed, "missing": missing, "progressive_carried": _carry_progressive(st)}
+
+
+def missing_stations(st: Station, session_id: str) -> list[str]:
+    """Stations whose close marker, or whose events up to it, this station does not hold."""
+    rows = st.ledger.conn.execute(
+        "SELECT s.station, m.last_seq, coalesce(h.last_seq, 0) FROM p_stations s "
+        "LEFT JOIN p_close_markers m ON m.station = s.station AND m.session = ? "
+        "LEFT JOIN origin_heads h ON h.origin = s.station WHERE s.station != ? "
+        "ORDER BY s.station",
+        (session_id, st.id),
+    ).fetchall()
+    return [name for name, marker, held in rows if marker is None or held < marker]
+
+
+def _close_hall_wide(st: Station, session: Session, by: str) -> dict[str, Any]:
+    from pos.services.deals import close_deal_in_transaction
+
+    in_play = st.ledger.conn.execute(
+        "SELECT serial, game, tickets - sold FROM p_deals WHERE state = 'in-play' ORDER BY serial"
+    ).fetchall()
+    ended = []
+    for serial, game, remaining in in_play:
+        if game == GameType.EVENT:
+            close_deal_in_transaction(st, serial, unsold=int(remaining), by=by, reason="K5")
+            ended.append(serial)
+    carried = [serial for serial, game, _ in in_play if game != GameType.EVENT]
+    for device, buyer in st.ledger.conn.execute(
+        "SELECT d.device, r.buyer FROM p_devices d JOIN p_rentals r "
+        "ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
+        "WHERE d.state = 'rented' AND r.session = ?",
+        (session.id,),
+    ).fetchall():
         st.append(
-            "SessionClosed",
+            "ExceptionFlagged",
             {
-                "session": session.id,
-                "by": by.badge,
-                "carried_over": carried,
-                "event_games_ended": ended,
+                "flag": "device-not-returned",
+                "serial": None,
+                "ticket": None,
+                "detail": f"device {device} was not returned at the close of {session.id}"
+                + (f" (rented to {buyer})" if buyer else ""),
+                "by": by,
             },
         )
-    return {
-        "session": session.id,
-        "carried_over": carried,
-        "event_games_ended": ended,
-        "progressive_carried": _carry_progressive(st),
-    }
+    st.append(
+        "SessionClosed",
+        {"session": session.id, "by": by, "carried_over": carried, "event_games_ended": ended},
+    )
+    return {"session": session.id, "carried_over": carried, "event_games_ended": ended}
 
 
 def _carry_progressive(st: Station) -> list[dict[str, Any]]:

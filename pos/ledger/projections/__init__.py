@@ -1,6 +1,8 @@
 """Every projection Booth keeps, in the order they are applied."""
 
 from pos.ledger.projections.base import Handler, Projection, ProjectionSet
+from pos.ledger.projections.cash import CASH
+from pos.ledger.projections.closing import CLOSING
 from pos.ledger.projections.deals import DEALS
 from pos.ledger.projections.devices import DEVICES
 from pos.ledger.projections.hall import HALL
@@ -9,6 +11,6 @@ from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
 from pos.ledger.projections.winners import WINNERS
 
-ALL = ProjectionSet([HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES])
+ALL = ProjectionSet([HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH])
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]

@@ -1,0 +1,60 @@
+"""booth backup, booth restore."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from pos.cli.common import emit, json_option, state
+from pos.services import backup as backup_service
+
+
+@click.command()
+@click.argument("dest", type=click.Path(path_type=Path))
+@json_option
+@click.pass_context
+def backup(ctx: click.Context, dest: Path) -> None:
+    """Back up this station (ledger, keys, settings) into a new folder in DEST, and verify it.
+
+    DEST is a directory that exists: a mounted USB stick or a path. Safe while the station runs.
+    The backup holds the station's keys: keep it locked away like the cash.
+    """
+    result = backup_service.backup(state(ctx).hall, dest, now=datetime.now(UTC))
+    emit(
+        ctx,
+        result,
+        f"Backed up station {result['station']} ({result['role']}) to {result['path']}\n"
+        f"Verified: {result['events']} events, digest {result['digest'][:16]}.\n"
+        "It holds the station's keys: eject the stick and keep it locked away.",
+    )
+
+
+@click.command()
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option(
+    "--hall",
+    "target",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The empty directory to restore into (default: booth's --hall or BOOTH_HALL).",
+)
+@json_option
+@click.pass_context
+def restore(ctx: click.Context, source: Path, target: Path | None) -> None:
+    """Restore a backup folder SOURCE into an empty station directory, verified.
+
+    Refused, leaving nothing behind, when the directory is not empty or the backup does not
+    verify. Before the restored station records anything, let it sync with the hall.
+    """
+    result = backup_service.restore(source, target or state(ctx).hall)
+    emit(
+        ctx,
+        result,
+        f"Restored station {result['station']} ({result['role']}) of hall {result['hall']} "
+        f"into {result['directory']}\n"
+        f"Verified: {result['events']} events, digest {result['digest'][:16]}; "
+        f"hall key {result['hall_public_key'][:16]}.\n"
+        "Before it records anything, let it sync with the hall's other stations, so it learns "
+        "its own events newer than this backup.",
+    )

@@ -1,0 +1,208 @@
+"""booth report ..., booth export, booth drawer count."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pos.cli.common import emit, json_option, operator_option, state
+from pos.services import export as export_service
+from pos.services import reports
+
+
+def _day_text(r: dict[str, Any]) -> str:
+    lines = [
+        ("TRAINING - " if r["training"] else "") + f"{r['organisation']}: day {r['date']} "
+        f"(sessions {', '.join(r['sessions']) or 'none'})",
+        f"  gross ${r['gross']}  prizes ${r['prizes_paid']}  net ${r['net']}",
+        f"  rentals {r['rentals']['count']} (${r['rentals']['gross']}); voids "
+        f"{r['voids']['count']} (${r['voids']['amount']}); blocked purchases "
+        f"{len(r['blocked_purchases'])}",
+    ]
+    for d in r["deals"]:
+        lines.append(
+            f"  {d['serial']:<10} {d['game']:<9} sold {d['tickets_sold']:>5} gross "
+            f"${d['gross']:>9} prizes ${d['prizes_paid']:>9} net ${d['net']:>9}"
+        )
+    for c in r["cash"]:
+        lines.append(
+            f"  drawer {c['station']:<10} expected ${c['expected']:>9} counted "
+            f"{('$' + c['counted']) if c['counted'] else '-':>10} over/short "
+            f"{c['over_short'] or '-'}"
+        )
+    for s in r["stations"]:
+        if not s["closed"]:
+            lines.append(
+                f"  station {s['station']} has not closed"
+                + (
+                    f" (closed without it: {s['missing_at_close'][0]})"
+                    if s["missing_at_close"]
+                    else ""
+                )
+            )
+    for e in r["exceptions"]:
+        lines.append(f"  ! {e['kind']}: {e['detail']}")
+    return "\n".join(lines)
+
+
+@click.group()
+def report() -> None:
+    """Reports: the day, the reconciliation form, a deal's life, retention."""
+
+
+@report.command("day")
+@click.option("--date", "day", help="Game date (default: today in the hall's time zone).")
+@click.option("--session", help="One session instead of the whole day.")
+@click.option(
+    "--csv",
+    "csv_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write CSV files here.",
+)
+@click.option(
+    "--pdf",
+    "pdf_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the report, with its chart, as PDF.",
+)
+@json_option
+@click.pass_context
+def report_day(
+    ctx: click.Context,
+    day: str | None,
+    session: str | None,
+    csv_dir: Path | None,
+    pdf_file: Path | None,
+) -> None:
+    """The day's totals per deal, product, station and operator, and its exceptions."""
+    with state(ctx).open_station() as st:
+        result = reports.day_report(st, day, session)
+    if csv_dir:
+        reports.write_csv(result, csv_dir)
+    if pdf_file:
+        from pos.services.report_pdf import write_day_pdf
+
+        write_day_pdf(result, pdf_file)
+    emit(ctx, result, lambda: _day_text(result))
+
+
+@report.command("form")
+@click.option("--date", "day")
+@click.option("--session")
+@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@json_option
+@click.pass_context
+def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_file: Path) -> None:
+    """The reconciliation form for the game manager to sign (48 hours; deposit dates)."""
+    from pos.services.report_pdf import write_form_pdf
+
+    with state(ctx).open_station() as st:
+        result = reports.day_report(st, day, session)
+    write_form_pdf(result, pdf_file)
+    sign_by, deposit_by = reports.deadlines(date.fromisoformat(result["date"]))
+    emit(
+        ctx,
+        {
+            "pdf": str(pdf_file),
+            "sign_by": sign_by.isoformat(),
+            "deposit_by": deposit_by.isoformat(),
+        },
+        f"Form written to {pdf_file}: sign by {sign_by}, deposit by {deposit_by}.",
+    )
+
+
+@report.command("deal")
+@click.argument("serial")
+@json_option
+@click.pass_context
+def report_deal(ctx: click.Context, serial: str) -> None:
+    """A deal's whole life: flare, sessions, redemptions, voids."""
+    with state(ctx).open_station() as st:
+        result = export_service.deal_history(st, serial)
+    emit(
+        ctx,
+        result,
+        lambda: "\n".join(
+            [
+                f"{result['serial']} {result['name']}: {result['state']}, sold "
+                f"{result['tickets_sold']} of {result['tickets']}, net ${result['net']}"
+            ]
+            + [
+                f"  session {s['session']}: {s['qty']} sold, ${s['gross']}"
+                for s in result["sessions"]
+            ]
+            + [f"  paid {r['ticket']} ${r['amount']} by {r['by']}" for r in result["redemptions"]]
+            + [f"  void {v['kind']} {v['reason']}" for v in result["voids"]]
+        ),
+    )
+
+
+@report.command("retention")
+@json_option
+@click.pass_context
+def report_retention(ctx: click.Context) -> None:
+    """Closed deals: unsold counts and keep-until dates (C4; 3 years after the fiscal year)."""
+    with state(ctx).open_station() as st:
+        rows = export_service.retention(st)
+    emit(
+        ctx,
+        rows,
+        lambda: (
+            "\n".join(
+                f"{r['serial']:<12} {r['name']:<24} unsold {r['unsold']:>5}  keep until "
+                f"{r['keep_until']}"
+                for r in rows
+            )
+            or "No closed deals."
+        ),
+    )
+
+
+@click.command()
+@click.option(
+    "--inspector",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="An empty directory for the export.",
+)
+@operator_option
+@json_option
+@click.pass_context
+def export(ctx: click.Context, directory: Path, operator: str | None) -> None:
+    """Export everything for an inspector: events, keys, tables, how to verify."""
+    with state(ctx).open_station() as st:
+        result = export_service.export_inspector(st, directory, operator=operator)
+    emit(
+        ctx,
+        result,
+        f"Exported {result['events']} events and {result['tables']} tables to "
+        f"{result['directory']} (verified: {'yes' if result['verified'] else 'NO'}).",
+    )
+
+
+@click.group()
+def drawer() -> None:
+    """Cash drawers."""
+
+
+@drawer.command("count")
+@click.argument("amount")
+@click.option("--station", help="Whose drawer (default: this station's).")
+@operator_option
+@json_option
+@click.pass_context
+def drawer_count(
+    ctx: click.Context, amount: str, station: str | None, operator: str | None
+) -> None:
+    """Record the cash counted in a drawer for the session."""
+    with state(ctx).open_station() as st:
+        result = reports.drawer_count(st, amount, station=station, operator=operator)
+    emit(
+        ctx,
+        result,
+        f"Counted ${result['counted']} in {result['station']}'s drawer for {result['session']}.",
+    )
