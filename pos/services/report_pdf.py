@@ -15,6 +15,10 @@ def _cents(text: str) -> float:
     return parse_amount(text, allow_zero=True) / 100
 
 
+def _dollars(amount: str) -> str:
+    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
+
+
 def _chart(report: dict[str, Any]) -> Any:
     from reportlab.graphics.charts.barcharts import VerticalBarChart
     from reportlab.graphics.charts.legends import Legend
@@ -42,6 +46,8 @@ def _chart(report: dict[str, Any]) -> Any:
     drawing.add(chart)
     legend = Legend()
     legend.x, legend.y = 385, 160
+    legend.alignment = "right"  # the swatch first, then its name
+    legend.columnMaximum = 4
     legend.colorNamePairs = list(
         zip(palette, ["pull-tabs", "seal cards", "event games", "rentals"], strict=True)
     )
@@ -77,11 +83,11 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
     summary = [
         ["Gross", "Prizes paid", "Net", "Rentals", "Voids", "Blocked"],
         [
-            f"${report['gross']}",
-            f"${report['prizes_paid']}",
-            f"${report['net']}",
-            f"{report['rentals']['count']} / ${report['rentals']['gross']}",
-            f"{report['voids']['count']} / ${report['voids']['amount']}",
+            _dollars(report["gross"]),
+            _dollars(report["prizes_paid"]),
+            _dollars(report["net"]),
+            f"{report['rentals']['count']} / {_dollars(report['rentals']['gross'])}",
+            f"{report['voids']['count']} / {_dollars(report['voids']['amount'])}",
             str(len(report["blocked_purchases"])),
         ],
     ]
