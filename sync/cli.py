@@ -207,4 +207,74 @@ def sync_peer_remove(ctx: click.Context, url: str, operator: str | None) -> None
     click.echo(f"Peer {url} forgotten.")
 
 
-COMMANDS = [serve, sync]
+@click.command()
+@click.argument("serial")
+@click.option("--bin", "bin_name", required=True, help="The bin here that takes the deal.")
+@click.option("--force", is_flag=True, help="Take it from a holder that cannot answer (managers).")
+@click.option("--reason", help="Why, for a forced takeover (recorded).")
+@operator_option
+@json_option
+@click.pass_context
+def handover(
+    ctx: click.Context,
+    serial: str,
+    bin_name: str,
+    force: bool,
+    reason: str | None,
+    operator: str | None,
+) -> None:
+    """Take a deal over from the station that holds it: asked over the LAN, or forced."""
+    from pos.errors import RuleRefused
+    from pos.services.ownership import acquire_deal
+    from sync.client import Peer, client_context
+    from sync.errors import SyncError
+    from sync.replicator import pull
+
+    with state(ctx).open_station() as st:
+        if force:
+            if not reason:
+                raise BadInput("reason", "a forced takeover needs --reason TEXT")
+            result = acquire_deal(
+                st, serial, bin_name=bin_name, operator=operator, force_reason=reason
+            )
+        else:
+            row = st.ledger.conn.execute(
+                "SELECT d.holder, p.url FROM p_deals d LEFT JOIN sync_peers p "
+                "ON p.station = d.holder WHERE d.serial = ?",
+                (serial.strip().upper(),),
+            ).fetchone()
+            if row is None:
+                raise BadInput("serial", f"deal {serial!r} is not on file at this station")
+            holder, url = row
+            if holder and holder != st.id:
+                if not url:
+                    raise RuleRefused(
+                        "OWNER",
+                        f"deal {serial} is held by {holder}, whose "
+                        "address is not known here; a manager can force it "
+                        "(--force --reason TEXT)",
+                    )
+                peer = Peer(url, client_context(st.directory), timeout=10)
+                try:
+                    peer.request("POST", "/_booth/release", {"serial": serial.strip().upper()})
+                    pull(st.ledger, peer)
+                except SyncError as error:
+                    raise RuleRefused(
+                        "OWNER",
+                        f"the holder {holder} cannot be reached or "
+                        f"refused ({error.message}); a manager can force it "
+                        "(--force --reason TEXT)",
+                    ) from None
+                finally:
+                    peer.close()
+            result = acquire_deal(st, serial, bin_name=bin_name, operator=operator)
+    emit(
+        ctx,
+        result,
+        f"Deal {result['serial']} is now held here, bin {result['bin']}"
+        + (" (forced, audited)" if result["forced"] else f" (released by {result['from']})")
+        + ".",
+    )
+
+
+COMMANDS = [serve, sync, handover]

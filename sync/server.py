@@ -7,9 +7,11 @@ station's one Ledger under a lock, by the same apply path as every other event.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import socket
 import sqlite3
 import ssl
 import threading
@@ -21,9 +23,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pos.errors import BoothError
 from pos.ledger import Ledger
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
-from pos.services.station import LEDGER_FILE, TLS_DIR
+from pos.services.station import LEDGER_FILE, TLS_DIR, Station
 from sync import docs
 from sync.errors import BadDocument
 
@@ -32,7 +35,8 @@ log = logging.getLogger("booth.sync.server")
 DB_NAME = "ledger"
 MAX_BODY = 32 * 1024 * 1024
 MAX_BATCH = 10_000
-SOCKET_TIMEOUT = 30.0
+SOCKET_TIMEOUT = 30.0  # a read or write that waits longer ends the connection
+REQUEST_TIMEOUT = 120.0  # the TLS handshake, or one request's headers and body, must arrive
 MAX_CONNECTIONS = 64
 LONGPOLL_MAX = 60.0
 _COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
@@ -68,21 +72,52 @@ class ReplicationServer(ThreadingHTTPServer):
         hall: str,
         station: str,
         tls: bool = True,
+        socket_timeout: float = SOCKET_TIMEOUT,
+        request_timeout: float = REQUEST_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+        station_view: Station | None = None,
     ) -> None:
+        self.station_view = station_view  # for requests that act as this station (release)
         self.station_dir = station_dir
         self.ledger = ledger
         self.write_lock = write_lock
         self.hall = hall
         self.station = station
         self.uuid = hashlib.sha256(f"{hall}:{station}".encode()).hexdigest()[:32]
-        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.socket_timeout = socket_timeout
+        self.request_timeout = request_timeout
+        self.slots = threading.BoundedSemaphore(max_connections)
         self.local = threading.local()
         self.refused: list[str] = []
+        # Connections reading a handshake or a request, and when they must be done: a peer that
+        # trickles bytes never trips the per-read timeout, so serve_forever's loop cuts it.
+        self._deadlines: dict[socket.socket, float] = {}
+        self._deadlines_lock = threading.Lock()
         super().__init__(address, ReplicationHandler)
         if tls:
             self.socket = server_context(station_dir).wrap_socket(
                 self.socket, server_side=True, do_handshake_on_connect=False
             )
+
+    def set_deadline(self, conn: socket.socket, seconds: float | None) -> None:
+        with self._deadlines_lock:
+            if seconds is None:
+                self._deadlines.pop(conn, None)
+            else:
+                self._deadlines[conn] = time.monotonic() + seconds
+
+    def service_actions(self) -> None:
+        """Called by serve_forever every poll interval: end connections past their deadline."""
+        now = time.monotonic()
+        with self._deadlines_lock:
+            late = [conn for conn, deadline in self._deadlines.items() if deadline < now]
+            for conn in late:
+                del self._deadlines[conn]
+        for conn in late:
+            log.warning("cut a connection: no complete request in %ss", self.request_timeout)
+            # the plain socket's shutdown (not SSLSocket's): the reading thread sees EOF
+            with contextlib.suppress(OSError):
+                socket.socket.shutdown(conn, socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.info("connection from %s ended with an error", client_address, exc_info=True)
@@ -98,6 +133,7 @@ class ReplicationServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.set_deadline(request, None)
             self.slots.release()
 
     def reader(self) -> sqlite3.Connection:
@@ -113,7 +149,11 @@ class ReplicationServer(ThreadingHTTPServer):
 class ReplicationHandler(BaseHTTPRequestHandler):
     server: ReplicationServer
     protocol_version = "HTTP/1.1"
-    timeout = SOCKET_TIMEOUT
+    # TCP_NODELAY: headers and body are two writes; with Nagle the body waits for the client's
+    # delayed ACK (40 ms on Linux) on every response
+    disable_nagle_algorithm = True
+    timeout = None  # the server's socket_timeout, set on the socket in setup()
+    _body_pending = False  # a body announced and not read: the connection cannot be reused
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.client_address[0], *args)
@@ -121,15 +161,26 @@ class ReplicationHandler(BaseHTTPRequestHandler):
     # --- plumbing -----------------------------------------------------------------------------
 
     def setup(self) -> None:
+        self.request.settimeout(self.server.socket_timeout)  # StreamRequestHandler keeps it
+        self.server.set_deadline(self.request, self.server.request_timeout)
+        started = time.monotonic()
         super().setup()
         if isinstance(self.connection, ssl.SSLSocket):
             try:
                 self.connection.do_handshake()
             except (ssl.SSLError, OSError) as exc:
-                self.server.refused.append(f"{self.client_address[0]}: {exc}")
-                log.warning("refused %s: TLS handshake failed: %s", self.client_address[0], exc)
+                reason = str(exc) or type(exc).__name__
+                if time.monotonic() - started >= self.server.request_timeout:
+                    reason = f"no TLS handshake within {self.server.request_timeout}s ({reason})"
+                self.server.refused.append(f"{self.client_address[0]}: {reason}")
+                log.warning("refused %s: TLS handshake failed: %s", self.client_address[0], reason)
                 self.close_connection = True
                 raise ConnectionAbortedError from None
+
+    def handle_one_request(self) -> None:
+        self.server.set_deadline(self.request, self.server.request_timeout)
+        self._body_pending = False
+        super().handle_one_request()
 
     def _peer(self) -> str:
         if not isinstance(self.connection, ssl.SSLSocket):
@@ -155,6 +206,10 @@ class ReplicationHandler(BaseHTTPRequestHandler):
                 f"a body of {size} bytes is above {MAX_BODY}",
             )
         raw = self.rfile.read(size)
+        if len(raw) < size:
+            raise ConnectionAbortedError("the body ended early")
+        self._body_pending = False
+        self.server.set_deadline(self.request, None)
         try:
             return json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
@@ -166,13 +221,18 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "must-revalidate")
-        if self.headers.get("Connection", "").lower() == "close":
+        if self._body_pending or self.headers.get("Connection", "").lower() == "close":
+            # an unread body would be parsed as the next request: end the connection instead
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()
         self.wfile.write(data)
 
     def _route(self, method: str) -> None:
+        length = self.headers.get("Content-Length", "0")
+        self._body_pending = length != "0" or "Transfer-Encoding" in self.headers
+        if not self._body_pending:
+            self.server.set_deadline(self.request, None)
         try:
             self._peer()
             parts = [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
@@ -207,6 +267,8 @@ class ReplicationHandler(BaseHTTPRequestHandler):
     ) -> Callable[[list[str], dict[str, str]], tuple[HTTPStatus, Any]]:
         if not parts:
             return self._root
+        if parts == ["_booth", "release"] and method == "POST":
+            return self._release
         if parts[0] != DB_NAME:
             raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "Database does not exist.")
         routes: dict[tuple[str, str], Callable[[list[str], dict[str, str]], tuple[HTTPStatus, Any]]]
@@ -429,8 +491,46 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         events.sort(key=lambda e: (e.origin, e.seq))
         with self.server.write_lock:
             _, refusals = self.server.ledger.apply_batch(events)
-        errors = [{"error": "forbidden", "reason": refusal.message} for refusal in refusals]
+            stored = [self.server.ledger.get(e.origin, e.seq) for e in events]
+        # CouchDB's answer: one error per document not stored, with its id. The first refused
+        # event of an origin carries the refusal; the ones after it could not follow it.
+        reasons, errors, failed = iter(refusals), [], set()
+        for event, held in zip(events, stored, strict=True):
+            if held is not None and held.hash == event.hash:
+                continue
+            if event.origin in failed:
+                reason = f"not applied: it follows a refused event of {event.origin}"
+            else:
+                failed.add(event.origin)
+                refusal = next(reasons, None)
+                reason = refusal.message if refusal is not None else "not applied"
+            errors.append(
+                {
+                    "id": docs.doc_id(event.origin, event.seq),
+                    "rev": docs.rev_of(event.hash),
+                    "error": "forbidden",
+                    "reason": reason,
+                }
+            )
         return HTTPStatus.CREATED, errors
+
+    def _release(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        """A peer asks this station, the holder, to hand a deal over to it."""
+        body = self._body()
+        serial = body.get("serial") if isinstance(body, dict) else None
+        if not isinstance(serial, str) or self.server.station_view is None:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {serial}")
+        requester = self._peer()
+        from pos.services.ownership import release_deal
+
+        with self.server.write_lock:
+            try:
+                result = release_deal(
+                    self.server.station_view, serial, to=requester, by=f"station:{requester}"
+                )
+            except BoothError as exc:
+                raise HttpError(HTTPStatus.CONFLICT, "conflict", exc.message) from None
+        return HTTPStatus.OK, result
 
     def _commit(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
         return HTTPStatus.CREATED, {"ok": True, "instance_start_time": "0"}

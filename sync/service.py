@@ -15,7 +15,8 @@ from typing import Any
 
 from pos.errors import BoothError
 from pos.ledger import Ledger
-from pos.services.station import LEDGER_FILE, Station
+from pos.ledger.keys import StationKey
+from pos.services.station import LEDGER_FILE, STATION_KEY_FILE, Station
 from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact
@@ -62,7 +63,7 @@ class SyncService:
         self.ledger = Ledger.open(
             st.directory / LEDGER_FILE,
             station=st.id,
-            key=None,
+            key=StationKey.from_hex((st.directory / STATION_KEY_FILE).read_text()),
             hall_public_key=st.config.hall_public_key,
         )
         self.server = ReplicationServer(
@@ -70,6 +71,7 @@ class SyncService:
             station_dir=st.directory,
             ledger=self.ledger,
             write_lock=self.write_lock,
+            station_view=st.on_ledger(self.ledger),
             hall=st.config.hall,
             station=st.id,
         )

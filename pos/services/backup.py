@@ -153,10 +153,6 @@ def _station_files(directory: Path) -> list[Path]:
 
 def _copy_ledger(source: Path, target: Path) -> None:
     """SQLite's online backup of `source` (opened read-only) into a new file `target`."""
-    owner = source.stat()
-    before = {
-        suffix: source.with_name(source.name + suffix).exists() for suffix in ("-wal", "-shm")
-    }
     # Created 0600 before SQLite sees it: SQLite would make it 0644, and chmod fails on FAT.
     os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
@@ -173,22 +169,7 @@ def _copy_ledger(source: Path, target: Path) -> None:
             dst.close()
     finally:
         src.close()
-        _give_back(source, owner, before)
     _fsync(target)
-
-
-def _give_back(source: Path, owner: os.stat_result, existed: dict[str, bool]) -> None:
-    """A read-only reader of a WAL database leaves -wal/-shm files behind. When root made them
-    (a backup run by root beside a station run by `booth`), give them to the ledger's owner, or
-    the station could no longer open its own ledger."""
-    if os.geteuid() != 0:
-        return
-    for suffix, was_there in existed.items():
-        path = source.with_name(source.name + suffix)
-        if was_there or not path.exists():
-            continue
-        with contextlib.suppress(OSError):
-            os.chown(path, owner.st_uid, owner.st_gid)
 
 
 def _write_file(path: Path, data: bytes) -> None:

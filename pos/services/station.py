@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from dataclasses import asdict, dataclass
@@ -88,6 +89,7 @@ class Station:
         clock: Clock | None = None,
     ) -> None:
         self.directory = directory
+        self._is_view = False
         self.config = StationConfig.load(directory)
         self._lock = StationLock(directory).acquire()
         try:
@@ -169,7 +171,17 @@ class Station:
 
     # --- lifetime ----------------------------------------------------------------------------
 
+    def on_ledger(self, ledger: Ledger) -> Station:
+        """This station seen through another connection to its ledger (a server thread's);
+        closing the view closes nothing: the station's own lock stays with the station."""
+        view = copy.copy(self)
+        view.ledger = ledger
+        view._is_view = True
+        return view
+
     def close(self) -> None:
+        if self._is_view:
+            return
         self.ledger.close()
         self._lock.release()
 

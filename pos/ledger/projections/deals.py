@@ -21,7 +21,7 @@ CREATE TABLE p_deals (
     state TEXT NOT NULL DEFAULT 'unknown', holder TEXT, bin TEXT,
     received_hlc TEXT, received_by TEXT, opened_hlc TEXT, closed_hlc TEXT,
     sold INTEGER NOT NULL DEFAULT 0, gross INTEGER NOT NULL DEFAULT 0,
-    unsold INTEGER, keep_until TEXT
+    unsold INTEGER, keep_until TEXT, released_to TEXT
 );
 CREATE TABLE p_prize_tiers (
     serial TEXT NOT NULL, amount INTEGER NOT NULL, count INTEGER NOT NULL,
@@ -102,6 +102,27 @@ def _deal_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
         "UPDATE p_deals SET state = 'in-play', holder = ?, bin = ?, opened_hlc = ? "
         "WHERE serial = ? AND state != 'closed'",
         (body["station"], body["bin"], event.hlc, serial),
+    )
+    conn.execute("DELETE FROM p_bins WHERE serial = ?", (serial,))
+    conn.execute(
+        "INSERT OR IGNORE INTO p_bins VALUES (?, ?, ?)", (body["station"], body["bin"], serial)
+    )
+
+
+def _deal_released(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_deals SET released_to = ? WHERE serial = ? AND holder = ?",
+        (body["to"], body["serial"], event.origin),
+    )
+
+
+def _deal_acquired(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    serial = body["serial"]
+    _ensure_deal(conn, serial)
+    conn.execute(
+        "UPDATE p_deals SET holder = ?, bin = ?, released_to = NULL, state = CASE "
+        "WHEN state IN ('received', 'unknown') THEN 'in-play' ELSE state END WHERE serial = ?",
+        (body["station"], body["bin"], serial),
     )
     conn.execute("DELETE FROM p_bins WHERE serial = ?", (serial,))
     conn.execute(
@@ -210,12 +231,14 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=3,
+    version=4,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,
         "DealOpened": _deal_opened,
         "DealClosed": _deal_closed,
+        "DealReleased": _deal_released,
+        "DealAcquired": _deal_acquired,
         "TicketsSold": _tickets_sold,
         "SessionOpened": _session_opened,
         "SessionClosed": _session_closed,

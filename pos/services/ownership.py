@@ -1,0 +1,105 @@
+"""Who holds a deal: only its holder records its sales and redemptions, so two stations apart
+can never both pay the same winner. Handover is a released/acquired pair of events; a manager
+can force the acquisition from a dead station, and that is audited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pos.domain import rulebook
+from pos.domain.flare import GameType
+from pos.errors import BadInput, RuleRefused
+from pos.services.deals import enforce
+from pos.services.settings import house_rule, rulebook_settings
+from pos.services.station import Station
+
+
+def _deal(st: Station, serial: str) -> dict[str, Any]:
+    row = next(
+        st.ledger.db.query(
+            "SELECT serial, state, holder, bin, released_to, game FROM p_deals WHERE serial = ? "
+            "AND received_hlc IS NOT NULL",
+            [serial.strip().upper()],
+        ),
+        None,
+    )
+    if row is None:
+        raise BadInput("serial", f"deal {serial!r} is not on file at this station")
+    return row
+
+
+def release_deal(st: Station, serial: str, *, to: str, by: str) -> dict[str, Any]:
+    """At the holder: give the deal up to station `to` (asked over the LAN)."""
+    with st.ledger.transaction():
+        deal = _deal(st, serial)
+        if deal["holder"] != st.id:
+            raise RuleRefused(
+                "OWNER",
+                f"deal {deal['serial']} is not held by {st.id} "
+                f"(holder: {deal['holder'] or 'none'})",
+            )
+        if st.ledger.public_key(to) is None:
+            raise BadInput("station", f"{to!r} is not a station of this hall")
+        event = st.append("DealReleased", {"serial": deal["serial"], "to": to, "by": by})
+    return {"serial": deal["serial"], "released_to": to, "event": f"{event.origin}:{event.seq}"}
+
+
+def acquire_deal(
+    st: Station,
+    serial: str,
+    *,
+    bin_name: str,
+    operator: str | None,
+    force_reason: str | None = None,
+) -> dict[str, Any]:
+    """At the new holder: take the deal into one of this station's bins, once its holder has
+    released it here; or, by a manager's recorded decision, from a holder that cannot answer."""
+    forced = force_reason is not None
+    by = st.operator(operator, "manager") if forced else st.operator(operator, "seller", "manager")
+    with st.ledger.transaction():
+        deal = _deal(st, serial)
+        if deal["holder"] == st.id:
+            raise RuleRefused("OWNER", f"deal {deal['serial']} is already held here")
+        if not forced and deal["released_to"] != st.id:
+            raise RuleRefused(
+                "OWNER",
+                f"deal {deal['serial']} is held by {deal['holder']}, "
+                "which has not released it to this station",
+            )
+        if forced and not (force_reason or "").strip():
+            raise BadInput("reason", "a forced takeover needs the manager's reason")
+        holding = [
+            GameType(row[0])
+            for row in st.ledger.conn.execute(
+                "SELECT d.game FROM p_bins b JOIN p_deals d USING (serial) WHERE b.station = ? "
+                "AND b.bin = ?",
+                (st.id, bin_name),
+            )
+        ]
+        enforce(
+            rulebook.check_bin(
+                holding,
+                GameType(deal["game"]),
+                commingling=house_rule(st, "commingling"),
+                settings=rulebook_settings(st),
+            )
+        )
+        body: dict[str, Any] = {
+            "serial": deal["serial"],
+            "station": st.id,
+            "bin": bin_name,
+            "from": deal["holder"],
+            "forced": forced,
+            "by": by.badge,
+        }
+        if forced:
+            body["reason"] = force_reason
+        event = st.append("DealAcquired", body)
+    return {
+        "serial": deal["serial"],
+        "holder": st.id,
+        "bin": bin_name,
+        "forced": forced,
+        "from": deal["holder"],
+        "event": f"{event.origin}:{event.seq}",
+    }
