@@ -5,7 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DIR ?= demo-hall
 
-.PHONY: run test lint typecheck importlint unit bench clean
+DIST ?= dist
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' pos/__init__.py)
+
+.PHONY: run test lint typecheck importlint unit bench clean dist
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -41,5 +44,14 @@ test: lint typecheck importlint unit
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
+# What a hall copies: the wheel and the sdist (python -m build), and a Debian package built
+# from them with dpkg-deb (packaging/deb/build-deb.sh). --no-isolation: the build backend
+# comes from .venv (the test extras), so building needs no network.
+dist: $(STAMP)
+	rm -f $(DIST)/booth-$(VERSION)* $(DIST)/booth_$(VERSION)-*
+	$(BIN)/python -m build --no-isolation --outdir $(DIST) .
+	bash packaging/deb/build-deb.sh --wheel $(DIST)/booth-$(VERSION)-py3-none-any.whl --out $(DIST)
+	@ls -l $(DIST)
+
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_DIR) $(DIST) build .pytest_cache .mypy_cache .ruff_cache

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pos import __version__
+from pos.cli.backup import backup, restore
 from pos.cli.common import CliState, default_hall_dir
 from pos.cli.deals import deal, house, rules
 from pos.cli.demo import demo
@@ -50,7 +51,7 @@ COMMANDS = [
     deal, house, rules, session, sell, player, dispenser,
     redeem, void, check, seal, scan, scanner,
     roster, check_buyer, device, rent, report, export, drawer,
-    receipt, printer, voucher,
+    receipt, printer, voucher, backup, restore,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)
