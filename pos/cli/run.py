@@ -60,6 +60,13 @@ def _size(text: str) -> tuple[int, int]:
     help="Save the first frame as a PNG here.",
 )
 @click.option(
+    "--serve",
+    metavar="ADDRESS:PORT",
+    help="Also run LAN sync beside the UI, as `booth serve` does (e.g. 127.0.0.1:8701).",
+)
+@click.option("--peer", "peers", multiple=True, help="A peer's sync URL (with --serve).")
+@click.option("--no-discovery", is_flag=True, help="With --serve: only the --peer list.")
+@click.option(
     "--frontend", default=DEFAULT_FRONTEND, show_default=True, help="Which front end to start."
 )
 @click.pass_context
@@ -71,9 +78,12 @@ def run(
     idle_timeout: float | None,
     exit_after: float | None,
     screenshot: Path | None,
+    serve: str | None,
+    peers: tuple[str, ...],
+    no_discovery: bool,
     frontend: str,
 ) -> None:
-    """Start this station's role: its screens, scanner and print queue (LAN sync: later).
+    """Start this station's role: its screens, scanner and print queue (and LAN sync).
 
     Exits 3 when there is no display (set DISPLAY, WAYLAND_DISPLAY or SDL_VIDEODRIVER) unless
     --headless.
@@ -89,5 +99,8 @@ def run(
         idle_timeout=idle_timeout,
         exit_after=exit_after,
         screenshot=screenshot,
+        serve=serve,
+        peers=peers,
+        discover=not no_discovery,
     )
     ctx.exit(int(code or 0))

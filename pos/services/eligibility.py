@@ -6,7 +6,7 @@ to a worker asks a manager, whose decision is recorded (OverrideGranted).
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -20,9 +20,17 @@ from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 
 
-def _shifts(st: Station, badge: str) -> list[Shift]:
-    from datetime import time
-
+def _shifts(st: Station, badge: str, days: tuple[date, ...] | None = None) -> list[Shift]:
+    """The person's active shifts (only those starting on `days`, when given: a shift touches
+    a day only if it starts that day or, past midnight, the day before)."""
+    sql = (
+        "SELECT name, organisation, day, start, end, duty FROM p_shifts "
+        "WHERE badge = ? AND state = 'active'"
+    )
+    params: tuple[str, ...] = (badge,)
+    if days is not None:
+        sql += f" AND day IN ({','.join('?' for _ in days)})"
+        params += tuple(day.isoformat() for day in days)
     return [
         Shift(
             row[0],
@@ -34,20 +42,30 @@ def _shifts(st: Station, badge: str) -> list[Shift]:
             time.fromisoformat(row[4]),
             row[5],
         )
-        for row in st.ledger.conn.execute(
-            "SELECT name, organisation, day, start, end, duty FROM p_shifts "
-            "WHERE badge = ? AND state = 'active'",
-            (badge,),
-        )
+        for row in st.ledger.conn.execute(sql, params)
     ]
 
 
-def _involvement(st: Station, badge: str) -> list[Involvement]:
+def _involvement(
+    st: Station, badge: str, *, serial: str | None = None, day: date | None = None
+) -> list[Involvement]:
+    """What the ledger says the person did: in this deal (any day, one row is enough), or on
+    this day."""
+    if serial is not None:
+        sql, params = (
+            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND "
+            "serial = ? ORDER BY day LIMIT 1",
+            (badge, serial),
+        )
+    else:
+        assert day is not None
+        sql, params = (
+            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND day = ?",
+            (badge, day.isoformat()),
+        )
     return [
         Involvement(row[0], date.fromisoformat(row[1]), row[2])
-        for row in st.ledger.conn.execute(
-            "SELECT serial, day, what FROM p_involvement WHERE badge = ?", (badge,)
-        )
+        for row in st.ledger.conn.execute(sql, params)
     ]
 
 
@@ -92,14 +110,20 @@ def purchase_decision(st: Station, buyer: Buyer, serial: str) -> Decision:
 def _pull_tab_rule_d(st: Station, buyer: Buyer, serial: str) -> Decision:
     if buyer.staff_badge is None:
         return Decision.allow()
+    today = hall_date(st, st.clock.now())
+    badge = buyer.staff_badge
+    # The deal's block never ends: when it applies, nothing else needs reading.
+    in_deal = _involvement(st, badge, serial=serial)
+    shifts = [] if in_deal else _shifts(st, badge, (today, today - timedelta(days=1)))
+    involvement = in_deal or _involvement(st, badge, day=today)
     return check_pull_tab_purchase(
         who=buyer.initials,
         organisation=st.hall.organisation,
         serial=serial,
-        today=hall_date(st, st.clock.now()),
+        today=today,
         zone=ZoneInfo(st.hall.time_zone),
-        shifts=_shifts(st, buyer.staff_badge),
-        involvement=_involvement(st, buyer.staff_badge),
+        shifts=shifts,
+        involvement=involvement,
     )
 
 
@@ -115,7 +139,7 @@ def bingo_decision(st: Station, buyer: Buyer, game_date: date) -> Decision:
         organisation=st.hall.organisation,
         game_date=game_date,
         zone=ZoneInfo(st.hall.time_zone),
-        shifts=_shifts(st, buyer.staff_badge),
+        shifts=_shifts(st, buyer.staff_badge, (game_date, game_date - timedelta(days=1))),
     )
 
 

@@ -46,6 +46,7 @@ CREATE TABLE p_sales (
     amount INTEGER NOT NULL, session TEXT NOT NULL, seller TEXT, hlc TEXT NOT NULL,
     voided INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (station, receipt)
 );
+CREATE INDEX p_sales_session ON p_sales (session, station);
 CREATE TABLE p_settings (
     scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, set_by TEXT, set_hlc TEXT,
     PRIMARY KEY (scope, key)
@@ -231,7 +232,7 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=4,
+    version=5,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,

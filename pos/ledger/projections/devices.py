@@ -24,6 +24,7 @@ CREATE TABLE p_rentals (
     first_face INTEGER NOT NULL, amount INTEGER NOT NULL, buyer TEXT, receipt INTEGER,
     returned_hlc TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 );
+CREATE INDEX p_rentals_session ON p_rentals (session);
 CREATE TABLE p_face_series (series TEXT PRIMARY KEY, last INTEGER NOT NULL);
 CREATE TABLE p_exchanges (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL,
@@ -129,7 +130,7 @@ def _exchanged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> 
 
 DEVICES = Projection(
     name="devices",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "DeviceAdded": _added,

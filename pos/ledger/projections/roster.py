@@ -28,6 +28,7 @@ CREATE TABLE p_involvement (
     badge TEXT NOT NULL, serial TEXT NOT NULL, day TEXT NOT NULL, what TEXT NOT NULL,
     origin TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (badge, serial, day, what)
 );
+CREATE INDEX p_involvement_day ON p_involvement (badge, day);
 CREATE TABLE p_purchases (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, buyer_staff TEXT NOT NULL, serial TEXT NOT NULL,
     day TEXT NOT NULL, PRIMARY KEY (origin, seq)

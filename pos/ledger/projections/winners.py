@@ -16,12 +16,14 @@ CREATE TABLE p_redemptions (
     receipt INTEGER, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 );
 CREATE INDEX p_redemptions_ticket ON p_redemptions (serial, ticket);
+CREATE INDEX p_redemptions_session ON p_redemptions (session);
 CREATE TABLE p_voids (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT NOT NULL,
     ticket TEXT, qty INTEGER NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL,
     by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 );
 CREATE INDEX p_voids_ticket ON p_voids (serial, ticket);
+CREATE INDEX p_voids_hlc ON p_voids (hlc);
 CREATE TABLE p_seal_lines (
     serial TEXT NOT NULL, line INTEGER NOT NULL, ticket TEXT NOT NULL, player TEXT,
     by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (serial, line)
@@ -203,7 +205,7 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 WINNERS = Projection(
     name="winners",
-    version=2,
+    version=3,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,
