@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/booth demo --dir $(DEMO_DIR)
+	$(BIN)/booth demo --dir $(DEMO_DIR) --live 15
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

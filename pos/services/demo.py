@@ -147,8 +147,9 @@ def _converge(open_stations: dict[str, Station]) -> None:
                     pull(source.ledger, target.ledger)
 
 
-def run_demo(directory: Path, *, seed: int = 7) -> dict[str, Any]:
-    """Create (afresh) a demo hall under `directory`: one folder per station."""
+def run_demo(directory: Path, *, seed: int = 7, converge: bool = True) -> dict[str, Any]:
+    """Create (afresh) a demo hall under `directory`: one folder per station. With `converge`
+    false the hour's events stay on the stations that made them, for the LAN sync to carry."""
     if directory.exists():
         if not (directory / MARKER).exists():
             raise BadInput("dir", f"{directory} exists and is not a demo hall; choose another")
@@ -222,19 +223,35 @@ def run_demo(directory: Path, *, seed: int = 7) -> dict[str, Any]:
             except RuleRefused as refusal:
                 local = clock.at.astimezone(ZoneInfo(booth.hall.time_zone))
                 refusals.append(f"{local:%H:%M} {refusal.message}")
-        _converge(open_stations)
+        if converge:
+            _converge(open_stations)
+    return {
+        "hall": hall["hall"],
+        "directory": str(directory),
+        "seed": seed,
+        **describe(directory, hall["hall"], refusals),
+    }
+
+
+def describe(directory: Path, hall: str, refusals: list[str]) -> dict[str, Any]:
+    """What the demo hall holds now: each deal's sales as the manager knows them, and whether
+    every station verifies and holds the same events."""
+    with ExitStack() as stack:
+        open_stations = {
+            name: stack.enter_context(Station(directory / name))
+            for name in ("manager", *(n for n, _ in STATIONS))
+        }
         reports = {name: verify(st.ledger) for name, st in open_stations.items()}
         totals = [
             deals.deal_summary(open_stations["manager"], data["serial"]) for data, _, _ in FLARES
         ]
-
     digests = {report.digest for report in reports.values()}
     gross = sum(parse_amount(t["gross"], allow_zero=True) for t in totals)
     lines = [
-        f"Demo hall {hall['hall']} (TRAINING) in {directory}",
+        f"Demo hall {hall} (TRAINING) in {directory}",
         f"  stations: manager, {', '.join(name for name, _ in STATIONS)}; "
         f"staff: {', '.join(name for _, name, _, _ in STAFF)}",
-        "  a scripted hour, 18:00-19:00 hall time, session 2026-11-28/1:",
+        "  a scripted hour, 18:00-19:00 hall time, session 2026-11-28/1 (as the manager sees it):",
     ]
     for t in totals:
         lines.append(
@@ -250,11 +267,9 @@ def run_demo(directory: Path, *, seed: int = 7) -> dict[str, Any]:
     )
     lines.append(f"Try: .venv/bin/booth --hall {directory / 'manager'} deal show A100001")
     return {
-        "hall": hall["hall"],
-        "directory": str(directory),
         "verified": ok,
-        "seed": seed,
         "refusals": len(refusals),
+        "refusal_lines": refusals,
         "gross": format_money(gross),
         "deals": totals,
         "lines": lines,

@@ -46,3 +46,13 @@ def test_three_stations_converge_after_one_was_stopped(
     answers = wait_converged([manager, booth1, booth2])
     assert all(answer["ok"] for answer in answers)
     assert {answer["sales"] for answer in answers} == {sold}, "nothing lost, nothing doubled"
+
+
+def test_the_demo_hall_converges_live_as_separate_processes(tmp_path: Path) -> None:
+    from tests.conftest import run_booth
+
+    result = run_booth("demo", "--dir", str(tmp_path / "demo"), "--live", "8", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json["live"]["converged"] is True
+    assert result.json["verified"] is True
+    assert "No display" in result.stderr
