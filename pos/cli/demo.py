@@ -44,8 +44,11 @@ def _live(directory: Path, seconds: float, ui: bool) -> dict[str, Any]:
     command = "run" if ui else "serve"
     for name in STATIONS:
         args = [sys.executable, "-m", "pos", "--hall", str(directory / name), command]
+        port = str(_free_port())
         if command == "serve":
-            args += ["--port", str(_free_port()), "--interval", "1"]
+            args += ["--port", port, "--interval", "1"]
+        else:
+            args += ["--serve", f"127.0.0.1:{port}"]
         processes.append(
             subprocess.Popen(
                 args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True

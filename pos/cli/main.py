@@ -20,6 +20,7 @@ from pos.cli.ledger import rebuild, verify
 from pos.cli.receipts import printer, receipt, voucher
 from pos.cli.reports import drawer, export, report
 from pos.cli.roster import check_buyer, roster
+from pos.cli.run import run
 from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.scanning import scan, scanner
 from pos.cli.staff import staff
@@ -51,7 +52,7 @@ COMMANDS = [
     deal, house, rules, session, sell, player, dispenser,
     redeem, void, check, seal, scan, scanner,
     roster, check_buyer, device, rent, report, export, drawer,
-    receipt, printer, voucher, backup, restore,
+    receipt, printer, voucher, backup, restore, run,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

@@ -53,7 +53,11 @@ def _size(text: str) -> tuple[int, int]:
     type=float,
     help="Kiosk: seconds without a touch before it forgets the player (default: ui.json, 60).",
 )
-@click.option("--exit-after", type=float, help="Stop after this many seconds (tests, demos).")
+@click.option(
+    "--exit-after",
+    type=float,
+    help="Stop this many seconds after the first frame (tests, demos).",
+)
 @click.option(
     "--screenshot",
     type=click.Path(dir_okay=False, path_type=Path),

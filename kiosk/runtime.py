@@ -1,0 +1,311 @@
+"""The station's service beside the UI: the worker that owns the Station, the print queue, the
+scanner and (later) LAN sync. No Kivy here: the front end hands in `post`, which runs a callable
+on the UI thread (Clock.schedule_once), and everything the UI hears arrives through it.
+
+- Every command runs on the StationWorker; a command that issues a receipt is followed, on the
+  same worker, by `receipts.print_pending` (commit first, print after). A printer fault leaves
+  the receipt queued, says what to do in the status bar, and selling goes on.
+- The scanner delivers whole strings from its own thread; they are posted to the UI thread,
+  which gives them to whichever screen is showing.
+- LAN sync plugs in through `LanSyncHook` (kiosk.sync_hook.ServeSync runs `booth serve`'s
+  SyncService beside the UI); by default the station works alone (`NoLanSync`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from kiosk import devices
+from kiosk.local import LocalSettings
+from kiosk.worker import StationWorker
+from pos.clock import Clock
+from pos.services import receipts
+from pos.services.ports import Dispenser, ReceiptPrinter, Scanner
+from pos.services.station import Station
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+Post = Callable[[Callable[[], None]], None]
+
+
+def _call_now(fn: Callable[[], None]) -> None:
+    fn()
+
+
+@dataclass(frozen=True)
+class StationInfo:
+    station: str
+    role: str
+    hall: str
+    organisation: str
+    location: str
+    time_zone: str
+    training: bool
+
+
+@dataclass(frozen=True)
+class DeviceState:
+    """What the status bar shows. level: ok, warn, error or off."""
+
+    printer: str = "Printer: starting"
+    printer_level: str = "off"
+    printer_detail: str = ""  # the printer's own words for its fault
+    queued: int = 0
+    scanner: str = "Scanner: starting"
+    scanner_level: str = "off"
+    sync: str = "LAN sync: off"
+
+
+ADVICE = (
+    ("paper", "out of paper: load a roll"),
+    ("cover", "cover open: close it"),
+    ("unplugged", "unplugged: plug it in"),
+    ("no such device", "unplugged: plug it in"),
+    ("access", "not allowed to open it: see the install guide"),
+)
+
+
+def printer_advice(error: str) -> str:
+    """A printer fault as the status bar says it: the condition and what to do, briefly."""
+    lowered = error.lower()
+    for word, advice in ADVICE:
+        if word in lowered:
+            return advice
+    return "off-line: switch it on"
+
+
+class LanSyncHook(Protocol):
+    """Where LAN sync will plug in (discovery and replication, sync/): started after the UI,
+    stopped before the worker. Until it exists the station works alone."""
+
+    def start(self, runtime: StationRuntime) -> None: ...
+
+    def stop(self) -> None: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+class NoLanSync:
+    status = "LAN sync: off (this station works alone)"
+
+    def start(self, runtime: StationRuntime) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class _Auto:
+    """Marker: open the device named in devices.json."""
+
+
+AUTO: Any = _Auto()
+
+
+class StationRuntime:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        clock: Clock | None = None,
+        environ: dict[str, str] | None = None,
+        printer: ReceiptPrinter | _Auto | None = AUTO,
+        scanner: Scanner | _Auto | None = AUTO,
+        dispenser: Dispenser | _Auto | None = AUTO,
+        sync: LanSyncHook | None = None,
+        post: Post | None = None,
+    ) -> None:
+        self.directory = Path(directory)
+        self._clock = clock
+        self._environ = environ
+        self._printer_choice = printer
+        self._scanner_choice = scanner
+        self._dispenser_choice = dispenser
+        self.printer: ReceiptPrinter | None = None
+        self.scanner: Scanner | None = None
+        self.dispenser: Dispenser | None = None
+        self.sync: LanSyncHook = sync or NoLanSync()
+        self.post: Post = post or _call_now
+        self.local = LocalSettings.load(self.directory)
+        self.worker: StationWorker | None = None
+        self.info: StationInfo | None = None
+        self.state = DeviceState(sync=self.sync.status)
+        self._state_lock = threading.Lock()
+        self.status_listeners: list[Callable[[DeviceState], None]] = []
+        self.scan_handler: Callable[[str], None] | None = None
+
+    # -- start and stop -----------------------------------------------------------------------
+
+    def start(self) -> StationInfo:
+        self.worker = StationWorker(
+            lambda: Station(self.directory, environ=self._environ, clock=self._clock)
+        )
+        try:
+            self.info = self.worker.call(self._open_devices)
+            self._start_scanner()
+            self.sync.start(self)
+            self._set_state(sync=self.sync.status)
+        except BaseException:
+            self.stop()
+            raise
+        self.print_queue()
+        return self.info
+
+    def _open_devices(self, st: Station) -> StationInfo:
+        self.printer = (
+            devices.open_printer(st)
+            if isinstance(self._printer_choice, _Auto)
+            else self._printer_choice
+        )
+        self.dispenser = (
+            devices.open_dispenser(st)
+            if isinstance(self._dispenser_choice, _Auto)
+            else self._dispenser_choice
+        )
+        if self.printer is None:
+            name = ""
+        elif isinstance(self._printer_choice, _Auto):
+            name = devices.printer_spec(st) or ""
+        else:
+            transport = getattr(self.printer, "transport", self.printer)
+            describe = getattr(transport, "describe", None)
+            name = str(describe()).removeprefix("printer ") if callable(describe) else ""
+        self._set_state(
+            printer=(
+                (f"Printer: ready ({name})" if name else "Printer: ready")
+                if self.printer
+                else "Printer: none set - receipts wait"
+            ),
+            printer_level="ok" if self.printer else "warn",
+        )
+        return StationInfo(
+            station=st.id,
+            role=st.config.role,
+            hall=st.config.hall,
+            organisation=st.hall.organisation,
+            location=st.hall.location,
+            time_zone=st.hall.time_zone,
+            training=st.hall.training,
+        )
+
+    def _start_scanner(self) -> None:
+        if isinstance(self._scanner_choice, _Auto):
+            spec = self.worker_call(devices.scanner_spec)
+            try:
+                self.scanner = devices.open_scanner(spec, self.directory)
+            except Exception as exc:
+                self._set_state(scanner=f"Scanner: {exc}", scanner_level="error")
+                return
+        else:
+            self.scanner = self._scanner_choice
+        if self.scanner is None:
+            self._set_state(scanner="Scanner: none - type codes", scanner_level="warn")
+            return
+        try:
+            self.scanner.start(self._scanned, self._scanner_problem)
+        except Exception as exc:  # the driver's own error: device missing or refused
+            self._set_state(scanner=f"Scanner: {exc}", scanner_level="error")
+            self.scanner = None
+            return
+        kind = getattr(self.scanner, "kind", "")
+        self._set_state(
+            scanner=f"Scanner: ready ({kind})" if kind else "Scanner: ready", scanner_level="ok"
+        )
+
+    def stop(self) -> None:
+        """Scanner, sync, then the worker (its queued work and print jobs finish first)."""
+        scanner, self.scanner = self.scanner, None
+        if scanner is not None:
+            try:
+                scanner.stop()
+            except Exception:
+                log.exception("the scanner did not stop cleanly")
+        try:
+            self.sync.stop()
+        finally:
+            if self.worker is not None:
+                self.worker.stop()
+
+    # -- work ---------------------------------------------------------------------------------
+
+    def run(self, fn: Callable[[Station], T], *, prints: bool = False) -> Future[T]:
+        """Run a command on the worker; `prints`: it issued a receipt, so the queue prints."""
+        assert self.worker is not None, "start() the runtime first"
+        future = self.worker.submit(fn)
+        if prints:
+            self.print_queue()
+        return future
+
+    def worker_call(self, fn: Callable[[Station], T]) -> T:
+        assert self.worker is not None
+        return self.worker.call(fn)
+
+    def print_queue(self) -> Future[dict[str, Any]]:
+        """receipts.print_pending on the worker; the status bar follows the outcome."""
+        assert self.worker is not None
+        return self.worker.submit(self._print_pending)
+
+    def _print_pending(self, st: Station) -> dict[str, Any]:
+        result = receipts.print_pending(st, self.printer)
+        queued = len(result["queued"])
+        if self.printer is None:
+            self._set_state(
+                printer=f"Printer: none set - {queued} receipt(s) wait",
+                printer_level="warn",
+                queued=queued,
+            )
+        elif result["error"]:
+            self._set_state(
+                printer=f"Printer: {printer_advice(result['error'])} · {queued} waiting",
+                printer_detail=result["error"],
+                printer_level="error",
+                queued=queued,
+            )
+        else:
+            printed = result["printed"]
+            last = f"; printed #{printed[-1]}" if printed else ""
+            self._set_state(
+                printer=f"Printer: ready{last}", printer_detail="", printer_level="ok", queued=0
+            )
+        return result
+
+    def kick_drawer(self) -> Future[str]:
+        def kick(_st: Station) -> str:
+            if self.printer is None:
+                return "No printer is set, so no drawer either."
+            self.printer.kick_drawer()
+            return "Drawer open."
+
+        return self.run(kick)
+
+    # -- scanner ------------------------------------------------------------------------------
+
+    def _scanned(self, text: str) -> None:  # the scanner's thread
+        self.post(lambda: self.deliver_scan(text))
+
+    def _scanner_problem(self, problem: object) -> None:  # the scanner's thread
+        self.post(lambda: self._set_state(scanner=f"Scanner: {problem}", scanner_level="error"))
+
+    def deliver_scan(self, text: str) -> None:
+        """On the UI thread: the scan goes to whichever screen is showing."""
+        if self.state.scanner_level == "error" and self.scanner is not None:
+            self._set_state(scanner="Scanner: ready", scanner_level="ok")
+        if self.scan_handler is not None:
+            self.scan_handler(text)
+
+    # -- status -------------------------------------------------------------------------------
+
+    def _set_state(self, **changes: Any) -> None:
+        with self._state_lock:
+            self.state = replace(self.state, **changes)
+            state = self.state
+        for listener in list(self.status_listeners):
+            self.post(lambda listener=listener: listener(state))  # type: ignore[misc]

@@ -1,0 +1,130 @@
+"""Which screens each role has, their tabs, and the kiosk's idle watch."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.clock import Clock
+
+from kiosk.viewmodels.kiosk import IdleTimer
+
+if TYPE_CHECKING:
+    from kiosk.ui.front import Front, Tab
+
+
+def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
+    from kiosk.ui.front import Tab
+    from kiosk.ui.screens.booth_close import BoothCloseScreen
+    from kiosk.ui.screens.booth_devices import DevicesScreen
+    from kiosk.ui.screens.booth_sell import SellScreen
+    from kiosk.ui.screens.booth_void import VoidScreen
+    from kiosk.ui.screens.booth_winners import WinnersScreen
+    from kiosk.ui.screens.login import LoginScreen
+    from kiosk.ui.screens.seal import SealScreen
+
+    screens = [
+        LoginScreen,
+        SellScreen,
+        WinnersScreen,
+        VoidScreen,
+        DevicesScreen,
+        SealScreen,
+        BoothCloseScreen,
+    ]
+    tabs = [
+        Tab("sell", "Sell"),
+        Tab("winners", "Winners"),
+        Tab("void", "Void"),
+        Tab("devices", "Devices"),
+        Tab("seal", "Seals"),
+        Tab("close", "Close"),
+    ]
+    return [s(front) for s in screens], tabs, "sell"
+
+
+def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
+    from kiosk.ui.front import Tab
+    from kiosk.ui.screens.login import ManagerLoginScreen
+    from kiosk.ui.screens.manager_dashboard import DashboardScreen
+    from kiosk.ui.screens.manager_deals import DealsScreen
+    from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
+    from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
+
+    screens = [
+        ManagerLoginScreen,
+        DashboardScreen,
+        ExceptionsScreen,
+        DealsScreen,
+        RosterScreen,
+        SessionScreen,
+    ]
+    tabs = [
+        Tab("dashboard", "Today"),
+        Tab("exceptions", "Exceptions"),
+        Tab("deals", "Deals"),
+        Tab("roster", "Roster"),
+        Tab("session", "Session"),
+    ]
+    return [s(front) for s in screens], tabs, "dashboard"
+
+
+def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
+    from kiosk.ui.screens.kiosk_games import GamesScreen, ResultScreen
+    from kiosk.ui.screens.kiosk_idle import IdleScreen
+    from kiosk.ui.screens.kiosk_more import CheckScreen, KioskSealScreen, RentScreen
+    from kiosk.ui.screens.kiosk_refusal import RefusalScreen
+
+    screens = [
+        IdleScreen,
+        RefusalScreen,
+        GamesScreen,
+        ResultScreen,
+        CheckScreen,
+        RentScreen,
+        KioskSealScreen,
+    ]
+    return [s(front) for s in screens], [], "games"
+
+
+ROLES: dict[str, Callable[[Front], tuple[list[Any], list[Tab], str]]] = {
+    "booth": _booth,
+    "manager": _manager,
+    "kiosk": _kiosk,
+}
+
+
+def build_role(front: Front) -> tuple[list[Tab], str]:
+    screens, tabs, home = ROLES[front.role](front)
+    for screen in screens:
+        front.screens.add_widget(screen)
+    return tabs, home
+
+
+class IdleWatch:
+    """The kiosk goes back to idle, forgetting its player, after `timeout` s without a touch
+    or a scan. Checked four times a second on the UI thread."""
+
+    def __init__(self, front: Front, timeout: float, clock: Callable[[], float] = time.monotonic):
+        self.front = front
+        self.clock = clock
+        self.timer = IdleTimer(timeout, clock())
+        front.root.bind(on_touch_down=self._touched)
+        self._event = Clock.schedule_interval(self._check, 0.25)
+
+    def _touched(self, *_: object) -> None:
+        self.timer.touch(self.clock())
+
+    def activity(self) -> None:
+        self.timer.touch(self.clock())
+
+    def _check(self, _dt: float) -> None:
+        if self.front.screens.current == "idle":
+            self.timer.touch(self.clock())
+            return
+        if self.timer.expired(self.clock()):
+            self.front.go("idle")
+
+    def cancel(self) -> None:
+        self._event.cancel()

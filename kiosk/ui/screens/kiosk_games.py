@@ -1,0 +1,183 @@
+"""The games for sale at this kiosk, each with its flare and the winners left; buy a number of
+tickets from the dispenser; rent a device, sign a seal line, check a ticket; Done forgets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from kivy.uix.widget import Widget
+
+from kiosk.ui import theme as t
+from kiosk.ui.screens.base import RoleScreen
+from kiosk.ui.theme import theme
+from kiosk.ui.widgets import ListBox, Panel, Row, Text, TouchButton
+from kiosk.viewmodels import common
+from kiosk.viewmodels import kiosk as vm_kiosk
+from pos.services.station import Station
+
+
+class GameTile(Panel):
+    """A deal for sale: its name and price, its flare, the winners and tickets left, and the
+    buy buttons (or why not). `show` updates it in place: no new widgets, no new textures."""
+
+    def __init__(self, game: vm_kiosk.GameTileVM, buy: Callable[[str, int], None]) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None)
+        self.serial, self.can_buy = game.serial, game.can_buy
+        self.title = Text(size=t.LARGE, bold=True, fit=True)
+        self.flare = Text(size=t.BODY, fit=True)
+        self.left = Text(size=t.BODY, fit=True)
+        self.lines: list[Widget] = [self.title, self.flare, self.left]
+        if game.can_buy:
+            row = Row()
+            for qty in vm_kiosk.QUANTITIES:
+                row.add_widget(
+                    TouchButton(
+                        f"Buy {qty}",
+                        on_press=partial(buy, game.serial, qty),
+                        colour=common.OK,
+                        ident=f"buy-{game.serial}-{qty}",
+                    )
+                )
+            self.lines.append(row)
+        else:
+            self.why = Text(size=t.BODY, colour=common.WARN, fit=True, ident="why-not")
+            self.lines.append(self.why)
+        for line in self.lines:
+            self.add_widget(line)
+            line.bind(height=self._fit)
+        self.show(game)
+
+    def show(self, game: vm_kiosk.GameTileVM) -> None:
+        self.title.text = f"{game.name} · {game.price}"
+        self.flare.text = game.flare_text
+        self.left.text = f"{game.winners_text} · {game.tickets_text}"
+        if not game.can_buy:
+            self.why.text = game.why_not
+        self._fit()
+
+    def _fit(self, *_: object) -> None:
+        self.height = (
+            sum(x.height for x in self.lines) + self.spacing * len(self.lines) + theme.px(t.GAP) * 2
+        )
+
+
+class GamesScreen(RoleScreen):
+    screen_name = "games"
+
+    def build(self) -> None:
+        top = Row()
+        self.greeting = Text(size=t.TITLE, bold=True, ident="greeting")
+        top.add_widget(self.greeting)
+        done = TouchButton("Done", on_press=self._done, colour=common.OFF, ident="done")
+        done.size_hint_x = 0.3
+        top.add_widget(done)
+        self.body.add_widget(top)
+        self.games = ListBox(ident="games")
+        self._tiles: list[GameTile] = []
+        self._shape: object = None
+        self.body.add_widget(self.games)
+        actions = Row()
+        for label, screen in (
+            ("Rent a device", "rent"),
+            ("Sign a seal line", "kiosk-seal"),
+            ("Check a ticket", "check"),
+        ):
+            actions.add_widget(
+                TouchButton(
+                    label,
+                    on_press=partial(self.front.go, screen),
+                    colour=common.INFO,
+                    size=t.BODY,
+                    ident=f"go-{screen}",
+                )
+            )
+        self.body.add_widget(actions)
+
+    def load(self, st: Station) -> vm_kiosk.GamesVM | None:
+        player = self.front.player
+        return vm_kiosk.games_screen(st, player) if player is not None else None
+
+    def render(self, vm: vm_kiosk.GamesVM | None) -> None:
+        if vm is None:
+            self.front.go("idle")
+            return
+        self.greeting.text = vm.greeting
+        shape = (vm.session_open, tuple((g.serial, g.can_buy) for g in vm.tiles))
+        if shape == self._shape:  # the same games: update the tiles in place
+            for tile, game in zip(self._tiles, vm.tiles, strict=True):
+                tile.show(game)
+            return
+        self._shape = shape
+        self._tiles = [GameTile(game, self._buy) for game in vm.tiles]
+        rows: list[Widget] = list(self._tiles)
+        if not vm.session_open:
+            rows.insert(0, Text(vm.session_text, colour=common.WARN, fit=True))
+        if not vm.tiles:
+            rows.append(Text("No games are loaded in this kiosk right now.", fit=True))
+        self.games.fill(rows)
+
+    def forget(self) -> None:
+        """Nothing of the player stays: the greeting and every purchase limit go (the tiles
+        show only the deals, and are refreshed for the next player before they show)."""
+        self.vm = None
+        self.greeting.text = ""
+        for tile in self._tiles:
+            if not tile.can_buy:
+                tile.why.text = ""
+
+    def _buy(self, serial: str, qty: int) -> None:
+        player, dispenser = self.front.player, self.front.runtime.dispenser
+        if player is None:
+            return
+        self.front.call(
+            lambda st: vm_kiosk.buy(st, player, serial, qty, dispenser),
+            self.front.show_result,
+            prints=True,
+        )
+
+    def _done(self) -> None:
+        self.front.go("idle")
+
+
+class ResultScreen(RoleScreen):
+    """What the last command did, large: take your tickets, the voucher, or the refusal."""
+
+    screen_name = "result"
+
+    def build(self) -> None:
+        from kiosk.ui.widgets import OutcomeView
+
+        self.outcome = OutcomeView(headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result")
+        self.body.add_widget(self.outcome)
+        row = Row()
+        row.add_widget(
+            TouchButton("Back to the games", on_press=lambda: self.front.go("games"), ident="more")
+        )
+        row.add_widget(
+            TouchButton(
+                "Done",
+                on_press=lambda: self.front.go("idle"),
+                colour=common.OFF,
+                ident="result-done",
+            )
+        )
+        self.body.add_widget(row)
+
+    def show(self, outcome: common.Outcome) -> None:
+        self.outcome.show(outcome)
+
+    def forget(self) -> None:
+        self.outcome.clear("")
+
+
+def back_row(screen: RoleScreen) -> Row:
+    """Back to the games, and Done (forget me): the foot of the kiosk's other screens."""
+    row = Row()
+    row.add_widget(TouchButton("Back", on_press=lambda: screen.front.go("games"), ident="back"))
+    row.add_widget(
+        TouchButton(
+            "Done", on_press=lambda: screen.front.go("idle"), colour=common.OFF, ident="back-done"
+        )
+    )
+    return row

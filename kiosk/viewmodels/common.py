@@ -1,0 +1,143 @@
+"""What every screen shares: colours, money, refusals with their rule, outcomes, the status bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from kiosk.runtime import DeviceState, StationInfo
+from pos.domain.money import format_money
+from pos.domain.rulebook import RULES
+from pos.errors import BadInput, BoothError, NotPermitted, RuleRefused
+
+T = TypeVar("T")
+
+# High-contrast palette (hex). Text on OK/ERROR/INFO is white, on WARN it is dark.
+BACKGROUND = "#0F1419"
+PANEL = "#1C242C"
+PANEL_HI = "#26313B"
+TEXT = "#FFFFFF"
+MUTED = "#B8C4CE"
+OK = "#1B8A3E"
+WARN = "#F2B705"
+ERROR = "#C62828"
+INFO = "#1F6FEB"
+OFF = "#56636E"
+LEVEL_COLOURS = {"ok": OK, "warn": WARN, "error": ERROR, "off": OFF, "info": INFO}
+
+
+def money(cents: int) -> str:
+    return format_money(cents)
+
+
+def cents(amount: str) -> int:
+    """ "12.50" (as services return amounts) -> 1250."""
+    whole, _, part = amount.partition(".")
+    sign = -1 if whole.startswith("-") else 1
+    return sign * (abs(int(whole or "0")) * 100 + int((part + "00")[:2]))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refusal told in plain words, with the rule it rests on."""
+
+    headline: str
+    message: str
+    rule: str | None = None
+    citation: str | None = None
+
+    @property
+    def cited(self) -> str:
+        if not self.rule:
+            return ""
+        return f"Rule {self.rule}: {self.citation}" if self.citation else f"Rule {self.rule}"
+
+
+def refusal(error: BoothError, headline: str | None = None) -> Refusal:
+    """A service's error as a screen shows it: the sentence without its "(rule X)" tail."""
+    if isinstance(error, RuleRefused):
+        tail = f" (rule {error.rule})"
+        message = error.message.removesuffix(tail)
+        rule = RULES.get(error.rule)
+        default = "Not allowed" if isinstance(error, NotPermitted) else "Refused"
+        return Refusal(
+            headline or default, _sentence(message), error.rule, rule.citation if rule else None
+        )
+    if isinstance(error, BadInput):
+        return Refusal(headline or "Please check", _sentence(error.message))
+    return Refusal(headline or "Something went wrong", _sentence(error.message))
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a command: a headline in large type, a detail line, a colour."""
+
+    ok: bool
+    headline: str
+    detail: str = ""
+    colour: str = OK
+    refusal: Refusal | None = None
+    shout: str = ""  # PUNCH NOW: the one instruction shown largest
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str) -> Any:
+        return dict(self.data).get(key)
+
+
+def refused(error: BoothError, headline: str | None = None) -> Outcome:
+    why = refusal(error, headline)
+    return Outcome(False, why.headline, why.message, ERROR, why)
+
+
+def attempt(fn: Callable[[], Outcome], headline: str | None = None) -> Outcome:
+    """Run a command's view-model; a BoothError becomes a refusal outcome."""
+    try:
+        return fn()
+    except BoothError as error:
+        return refused(error, headline)
+
+
+@dataclass(frozen=True)
+class StatusBarVM:
+    station: str
+    operator: str
+    printer: str
+    printer_colour: str
+    scanner: str
+    scanner_colour: str
+    sync: str
+    training: bool
+
+
+def status_bar(state: DeviceState, info: StationInfo | None, operator: str | None) -> StatusBarVM:
+    where = info.station if info else "starting"
+    return StatusBarVM(
+        station=where,
+        operator=operator or "nobody logged in",
+        printer=state.printer,
+        printer_colour=LEVEL_COLOURS.get(state.printer_level, OFF),
+        scanner=state.scanner,
+        scanner_colour=LEVEL_COLOURS.get(state.scanner_level, OFF),
+        sync=state.sync,
+        training=bool(info and info.training),
+    )
+
+
+def ago(then: datetime | None, now: datetime) -> str:
+    if then is None:
+        return "never"
+    seconds = int((now - then).total_seconds())
+    if seconds < 60:
+        return "just now" if seconds >= -60 else "in the future"
+    if seconds < 3600:
+        return f"{seconds // 60} min ago"
+    if seconds < 86400:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min ago"
+    return f"{seconds // 86400} days ago"

@@ -1,0 +1,346 @@
+"""The manager: stations and their sync state, the day's totals and the sales chart, exceptions,
+deals, the roster and the session. Functions taking a Station run on the StationWorker; the
+chart's geometry is pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk import readmodels
+from kiosk.viewmodels.booth import session_text
+from kiosk.viewmodels.common import (
+    ERROR,
+    INFO,
+    MUTED,
+    OK,
+    WARN,
+    Outcome,
+    ago,
+    attempt,
+    cents,
+    money,
+)
+from pos.errors import BadInput
+from pos.services import deals, roster, sessions
+from pos.services.sessions import hall_date
+from pos.services.station import Station
+
+# -- dashboard ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StationRowVM:
+    station: str
+    role: str
+    events_text: str
+    last_text: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class DealTotalVM:
+    serial: str
+    name: str
+    sold_text: str
+    gross: str
+    prizes: str
+    net: str
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value_text: str
+    fraction: float  # of the tallest bar, 0..1
+
+
+@dataclass(frozen=True)
+class ChartVM:
+    title: str
+    bars: tuple[Bar, ...]
+    empty_text: str
+
+
+def chart(hours: dict[int, int], title: str = "Sales per hour") -> ChartVM:
+    """Bars for every hour from the first to the last with sales (gaps show as empty bars)."""
+    if not hours:
+        return ChartVM(title, (), "No sales yet today")
+    first, last = min(hours), max(hours)
+    tallest = max(hours.values()) or 1
+    bars = tuple(
+        Bar(
+            label=f"{hour:02d}h",
+            value_text=money(hours.get(hour, 0)).removesuffix(".00"),
+            fraction=max(0.0, hours.get(hour, 0) / tallest),
+        )
+        for hour in range(first, last + 1)
+    )
+    return ChartVM(title, bars, "")
+
+
+@dataclass(frozen=True)
+class DashboardVM:
+    session_text: str
+    stations: tuple[StationRowVM, ...]
+    totals: tuple[DealTotalVM, ...]
+    total_text: str
+    chart: ChartVM
+    sync_note: str
+
+
+STALE_SECONDS = 300
+
+
+def dashboard(st: Station) -> DashboardVM:
+    now = st.clock.now()
+    rows = []
+    for head in readmodels.station_heads(st):
+        last = head["last"]
+        if head["this"]:
+            colour, when = OK, "this station"
+        elif last is None:
+            colour, when = WARN, "no events yet"
+        else:
+            fresh = (now - last).total_seconds() < STALE_SECONDS
+            colour, when = (OK if fresh else WARN), f"last event {ago(last, now)}"
+        if not head["this"]:
+            if head["sync_error"]:
+                colour, when = ERROR, f"{when} · sync failing: {head['sync_error']}"
+            elif head["contact"] is not None:
+                when = f"{when} · synced {ago(head['contact'], now)}"
+            else:
+                when = f"{when} · not synced with it yet"
+        rows.append(
+            StationRowVM(head["station"], head["role"], f"{head['events']:,} events", when, colour)
+        )
+    totals, gross_all = [], 0
+    for row in deals.list_deals(st):
+        if row["state"] not in ("in-play", "carried-over") and not row["sold"]:
+            continue
+        summary = deals.deal_summary(st, row["serial"])
+        gross_all += cents(summary["gross"])
+        totals.append(
+            DealTotalVM(
+                summary["serial"],
+                summary["name"],
+                f"{summary['tickets_sold']:,} sold",
+                money(cents(summary["gross"])),
+                money(cents(summary["prizes_paid"])),
+                money(cents(summary["net"])),
+            )
+        )
+    today = hall_date(st, now)
+    text, _ = session_text(st)
+    return DashboardVM(
+        session_text=text,
+        stations=tuple(rows),
+        totals=tuple(totals),
+        total_text=f"Gross {money(gross_all)}",
+        chart=chart(readmodels.sales_by_hour(st, today), f"Sales per hour, {today.isoformat()}"),
+        sync_note="Events this station holds of each; a station's own count shows what is "
+        "still missing here.",
+    )
+
+
+# -- exceptions ---------------------------------------------------------------------------------
+
+KIND_LABELS = {
+    "double-payment": ("Paid twice", ERROR),
+    "probable-counterfeit": ("Probable counterfeit", ERROR),
+    "device-not-returned": ("Device not returned", WARN),
+    "late-event": ("Worker bought (late event)", WARN),
+    "near-match": ("Near match to a worker", INFO),
+}
+
+
+@dataclass(frozen=True)
+class ExceptionVM:
+    label: str
+    subject: str
+    detail: str
+    colour: str
+
+
+def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
+    return tuple(
+        ExceptionVM(
+            KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[0],
+            e["subject"],
+            e["detail"],
+            KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[1],
+        )
+        for e in readmodels.exceptions(st)
+    )
+
+
+# -- deals --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealRowVM:
+    serial: str
+    name: str
+    state: str
+    where: str
+    sold_text: str
+    left: int
+    can_open: bool
+    can_close: bool
+
+
+def deals_screen(st: Station) -> tuple[DealRowVM, ...]:
+    rows = []
+    for row in deals.list_deals(st):
+        left = int(row["tickets"]) - int(row["sold"])
+        where = f"{row['bin']} at {row['holder']}" if row["holder"] else "not in a bin"
+        rows.append(
+            DealRowVM(
+                serial=row["serial"],
+                name=row["name"],
+                state=row["state"],
+                where=where,
+                sold_text=f"{row['sold']:,} of {row['tickets']:,} sold",
+                left=left,
+                can_open=row["state"] in ("received", "carried-over"),
+                can_close=row["state"] in ("in-play", "received", "carried-over"),
+            )
+        )
+    order = {"in-play": 0, "received": 1, "carried-over": 2, "closed": 3}
+    return tuple(sorted(rows, key=lambda r: (order.get(r.state, 9), r.serial)))
+
+
+def receive_deal(st: Station, path: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        if not path.strip():
+            raise BadInput("flare", "enter the path of the deal's flare file (JSON or TOML)")
+        flare = deals.read_flare_file(Path(path.strip()).expanduser())
+        result = deals.receive_deal(st, flare, operator=operator)
+        return Outcome(
+            True, f"RECEIVED {result['serial']}", f"{result['name']}, {result['tickets']:,} tickets"
+        )
+
+    return attempt(run, "Deal refused")
+
+
+def open_deal(st: Station, serial: str, bin_name: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        result = deals.open_deal(st, serial, bin_name=bin_name, operator=operator)
+        return Outcome(
+            True, f"IN PLAY {result['serial']}", f"Bin {result['bin']} at {result['holder']}"
+        )
+
+    return attempt(run, "Cannot open the deal")
+
+
+def close_deal(st: Station, serial: str, unsold: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        result = deals.close_deal(st, serial, unsold=unsold, operator=operator)
+        return Outcome(
+            True,
+            f"CLOSED {result['serial']}",
+            f"{result['unsold']} unsold; keep until {result['keep_until']}",
+        )
+
+    return attempt(run, "Cannot close the deal")
+
+
+# -- roster and session -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShiftVM:
+    name: str
+    badge: str
+    when: str
+    duty: str
+
+
+@dataclass(frozen=True)
+class RosterVM:
+    day: str
+    shifts: tuple[ShiftVM, ...]
+    empty_text: str
+
+
+def roster_screen(st: Station) -> RosterVM:
+    day = roster.today(st).isoformat()
+    shifts = tuple(
+        ShiftVM(s["name"], s["badge"], f"{s['start']}-{s['end']}", s["duty"])
+        for s in roster.show_roster(st, day)
+    )
+    return RosterVM(day, shifts, "" if shifts else f"No shifts on the roster for {day}")
+
+
+def import_roster(st: Station, path: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        if not path.strip():
+            raise BadInput("roster", "enter the path of the roster CSV")
+        result = roster.import_roster(st, Path(path.strip()).expanduser(), operator=operator)
+        return Outcome(
+            True,
+            "ROSTER IMPORTED",
+            f"{result['imported']} shifts new, {result['unchanged']} unchanged, "
+            f"{result['new_staff']} new staff",
+        )
+
+    return attempt(run, "Roster refused")
+
+
+@dataclass(frozen=True)
+class SessionVM:
+    text: str
+    is_open: bool
+    missing: tuple[str, ...]
+    hint: str
+
+
+def session_screen(st: Station) -> SessionVM:
+    text, is_open = session_text(st)
+    current = sessions.open_session_now(st)
+    missing = tuple(sessions.missing_stations(st, current.id)) if current else ()
+    if not is_open:
+        hint = "No session is open."
+    elif missing:
+        hint = (
+            f"Waiting for the close of {', '.join(missing)} (their close marker and events). "
+            "Sync, or close without them and say why."
+        )
+    else:
+        hint = "Every station has closed: the session can close hall-wide."
+    return SessionVM(text, is_open, missing, hint)
+
+
+def close_without(st: Station, missing: tuple[str, ...], reason: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        if not reason.strip():
+            raise BadInput("reason", "say why the session closes without them")
+        result = sessions.close_session(
+            st, operator=operator, without={name: reason.strip() for name in missing}
+        )
+        return Outcome(
+            True,
+            f"SESSION {result['session']} CLOSED",
+            f"Without {', '.join(result['missing']) or 'nobody'}; carried over: "
+            f"{', '.join(result['carried_over']) or 'none'}",
+        )
+
+    return attempt(run, "Cannot close the session")
+
+
+def open_session(st: Station, operator: str) -> Outcome:
+    def run() -> Outcome:
+        result = sessions.open_session(st, operator=operator)
+        resumed = ", ".join(result["resumed"]) or "none"
+        return Outcome(True, f"SESSION {result['session']} OPEN", f"Back in play: {resumed}")
+
+    return attempt(run, "Cannot open a session")
+
+
+def close_session(st: Station, operator: str) -> Outcome:
+    def run() -> Outcome:
+        result = sessions.close_session(st, operator=operator)
+        carried = ", ".join(result["carried_over"]) or "none"
+        return Outcome(True, f"SESSION {result['session']} CLOSED", f"Carried over: {carried}")
+
+    return attempt(run, "Cannot close the session")

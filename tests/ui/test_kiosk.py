@@ -1,0 +1,153 @@
+"""The kiosk (player, self-service) driven by touches and scans against a real demo hall."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from pos.services import devices, settings
+from pos.services.station import Station
+from tests.ui.driver import Driver
+
+
+def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) -> None:
+    ui = open_front(demo_hall / "kiosk-1")
+    assert ui.screen == "idle"
+    shown = ui.text()
+    assert "Riverside Volunteer Fire Company (TRAINING)" in shown
+    assert "Scan your player card or ID to start" in shown
+    assert "You must be 18 or older" in shown and "18.2-340.28 C" in shown
+    assert "House rule: kiosks may sell pull-tabs from their dispenser." in shown
+    ui.shot("kiosk-idle")
+    # under 18: a kind refusal, with its rule
+    ui.scan("C-1003")
+    assert ui.screen == "refusal"
+    assert ui.find("refusal-headline").text == "Sorry, you need to be 18 or older"
+    assert ui.find("refusal-rule").text == "Rule AGE: Code of Virginia § 18.2-340.28 C"
+    ui.shot("kiosk-refused-age")
+    ui.tap("refusal-ok")
+    assert ui.screen == "idle"
+    # a worker who sold today
+    ui.scan("S200")
+    assert ui.find("refusal-headline").text == "You are working today"
+    assert ui.find("refusal-rule").text.startswith("Rule D: 11VAC15-40-60 D")
+    ui.shot("kiosk-refused-worker", both=False)
+    ui.tap("refusal-ok")
+    # a card nobody knows
+    ui.scan("C-9999")
+    assert ui.find("refusal-headline").text == "We could not read that card"
+    ui.tap("refusal-ok")
+    # a player: the games with their flare and winners left
+    ui.scan("C-1001")
+    assert ui.screen == "games"
+    shown = ui.text()
+    assert "Hello, JD" in shown
+    assert "Kiosk Classic · $1.00 a ticket" in shown
+    assert "Prizes: 1 × $100, 20 × $10" in shown
+    assert "Winners left: $100 ×1 · $10 ×20" in shown
+    assert "Kiosk Seal" in shown
+    ui.shot("kiosk-games")
+    before = len(ui.fake_printer.names)
+    ui.tap("buy-A100003-2")
+    assert ui.screen == "result"
+    assert ui.find("result-headline").text == "Take your 2 tickets from the tray"
+    assert "is printing" in ui.find("result-detail").text
+    assert len(ui.fake_printer.names) == before + 1
+    ui.shot("kiosk-bought")
+    ui.tap("more")
+    assert "774 tickets left" in ui.text()
+    # rent a device
+    ui.tap("go-rent")
+    assert "Bingo devices: 3 devices free of 3" in ui.text()
+    ui.shot("kiosk-rent")
+    ui.tap("kiosk-rent-Starter")
+    assert ui.find("result-headline").text == "DEVICE D-01"
+    ui.tap("more")
+    # sign a seal line: the sheet shows; signing needs the booth for now
+    ui.tap("go-kiosk-seal")
+    assert "Kiosk Seal (S300001)" in ui.text()
+    ui.tap("line-5")
+    assert ui.find("seal-headline").text == "Please sign at the booth"
+    ui.shot("kiosk-seal")
+    ui.tap("back")
+    # check a ticket
+    ui.tap("go-check")
+    ui.shot("kiosk-check")
+    ui.scan("A100003/0005/1000")
+    assert ui.find("check-headline").text == "WINNER $10.00"
+    assert ui.find("check-detail").text == "Winner: $10.00. Take this ticket to the booth."
+    ui.shot("kiosk-checked", both=False)
+    ui.tap("back-done")
+    assert ui.screen == "idle" and ui.front.player is None
+
+
+class Seconds:
+    """The idle watch's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def wait(ui: Driver, clock: Seconds, seconds: float, *, touching: str | None = None) -> None:
+    """Let `seconds` pass, a quarter second at a time, touching a widget at each step."""
+    for _ in range(int(seconds * 4)):
+        clock.now += 0.25
+        if touching:
+            ui.tap_now(touching)
+        time.sleep(0.26)  # the watch looks four times a second
+        ui.frames(1)
+
+
+def test_times_out_back_to_idle_and_forgets_the_player(demo_hall: Path, open_front: Any) -> None:
+    ui = open_front(demo_hall / "kiosk-1", idle_timeout=60)
+    clock = Seconds()
+    ui.front.idle_watch.clock = clock
+    ui.front.idle_watch.timer.touch(clock())
+    ui.scan("C-1002")
+    assert ui.screen == "games" and "Hello, MK" in ui.text()
+    clock.now += 45
+    wait(ui, clock, 0.5, touching="greeting")  # a touch keeps the player's screen
+    clock.now += 45
+    wait(ui, clock, 0.5)
+    assert ui.screen == "games"
+    clock.now += 30  # a minute without a touch: back to idle
+    wait(ui, clock, 0.5)
+    ui.settle()
+    assert ui.screen == "idle"
+    assert ui.front.player is None
+    games = ui.front.screens.get_screen("games")
+    assert games.greeting.text == "" and games.vm is None
+    assert "MK" not in ui.text()
+    # from the result screen too, after a purchase
+    ui.scan("C-1002")
+    ui.tap("buy-A100003-1")
+    assert ui.screen == "result"
+    clock.now += 61
+    wait(ui, clock, 0.5)
+    ui.settle()
+    assert ui.screen == "idle" and ui.front.player is None
+    assert ui.front.screens.get_screen("result").outcome.headline.text == ""
+
+
+def test_house_rule_off_and_a_jamming_dispenser(demo_hall: Path, open_front: Any) -> None:
+    with Station(demo_hall / "kiosk-1") as st:
+        devices.set_device(st, "dispenser", "sim:jam-every=3", operator="M100")
+    ui = open_front(demo_hall / "kiosk-1")
+    ui.scan("C-1001")
+    ui.tap("buy-A100003-5")
+    assert ui.find("result-headline").text == "Take your 2 of 5 tickets"
+    assert "a voucher for $3.00 prints with your receipt" in ui.find("result-detail").text
+    ui.shot("kiosk-dispenser-credit", both=False)
+    ui.tap("result-done")
+    ui.close()
+    with Station(demo_hall / "kiosk-1") as st:
+        settings.set_house_rule(st, "kiosk-pull-tab-sales", "off", operator="M100")
+    ui = open_front(demo_hall / "kiosk-1")
+    ui.scan("C-1001")
+    assert "Pull-tabs are sold at the booth (house rules, rule A)" in ui.text()
+    assert "buy-A100003-1" not in ui.idents()
+    assert "buy-S300001-1" in ui.idents()  # seal cards still sell here
