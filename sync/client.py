@@ -14,6 +14,7 @@ from pos.services.station import TLS_DIR
 from sync.errors import PeerRefused, PeerUnreachable
 
 TIMEOUT = 30.0
+CONNECT_TIMEOUT = 3.0  # a peer behind a cut LAN: fail fast, the round moves on
 MAX_RESPONSE = 256 * 1024 * 1024
 
 
@@ -51,12 +52,18 @@ class Peer:
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
+            connect = min(self.timeout, CONNECT_TIMEOUT)
+            conn: http.client.HTTPConnection
             if self.context is not None:
-                self._conn = http.client.HTTPSConnection(
-                    self.host, self.port, timeout=self.timeout, context=self.context
+                conn = http.client.HTTPSConnection(
+                    self.host, self.port, timeout=connect, context=self.context
                 )
             else:
-                self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=connect)
+            self._conn = conn
+            conn.connect()  # TCP and the TLS handshake within `connect` seconds
+            assert conn.sock is not None
+            conn.sock.settimeout(self.timeout)
         return self._conn
 
     def close(self) -> None:
@@ -70,8 +77,9 @@ class Peer:
         if data is not None:
             headers["Content-Type"] = "application/json"
         for attempt in (1, 2):  # a kept-alive socket the peer closed: reconnect once
-            conn = self._connection()
+            reused = self._conn is not None
             try:
+                conn = self._connection()
                 conn.request(method, self.base + path, body=data, headers=headers)
                 response = conn.getresponse()
                 raw = response.read(MAX_RESPONSE + 1)
@@ -84,7 +92,7 @@ class Peer:
                 ) from None
             except (OSError, http.client.HTTPException) as exc:
                 self.close()
-                if attempt == 2:
+                if attempt == 2 or not reused:
                     raise PeerUnreachable(f"{self.url}: {exc}") from None
         self.bytes_sent += len(data or b"") + len(path) + 64
         self.bytes_received += len(raw) + 64
@@ -93,7 +101,9 @@ class Peer:
             raise PeerRefused(f"{self.url} sent more than {MAX_RESPONSE} bytes")
         try:
             payload = json.loads(raw) if raw else None
-        except ValueError:
+        except (ValueError, RecursionError):
+            if response.status >= 400:
+                raise PeerRefused(f"{self.url} answered {response.status}: {raw[:200]!r}") from None
             raise PeerRefused(f"{self.url} answered with malformed JSON") from None
         if response.status >= 400:
             reason = payload.get("reason") if isinstance(payload, dict) else None

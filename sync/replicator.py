@@ -70,7 +70,12 @@ def pull(
             break
         events = [docs.from_doc(row.get("doc")) for row in rows if isinstance(row, dict)]
         result.received += len(events)
-        last = int(changes.get("last_seq", rows[-1].get("seq", since)))
+        try:
+            last = int(changes.get("last_seq", rows[-1].get("seq", since)))
+        except (TypeError, ValueError, AttributeError):
+            raise PeerRefused(f"{peer.url} sent a malformed last_seq") from None
+        if last <= since:
+            raise PeerRefused(f"{peer.url}: its _changes did not advance past {since}")
         with guard:
             applied, refusals = ledger.apply_batch(events)
             with ledger.transaction():

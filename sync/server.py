@@ -16,6 +16,7 @@ import sqlite3
 import ssl
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -49,6 +50,9 @@ def server_context(station_dir: Path) -> ssl.SSLContext:
     context.load_cert_chain(tls / CERT_FILE, tls / KEY_FILE)
     context.load_verify_locations(tls / CA_FILE)
     context.verify_mode = ssl.CERT_REQUIRED
+    # No TLS 1.3 session tickets: our clients never resume, and each ticket (it carries the
+    # client certificate) costs ~1.2 KB on the wire of every idle round.
+    context.num_tickets = 0
     return context
 
 
@@ -88,7 +92,7 @@ class ReplicationServer(ThreadingHTTPServer):
         self.request_timeout = request_timeout
         self.slots = threading.BoundedSemaphore(max_connections)
         self.local = threading.local()
-        self.refused: list[str] = []
+        self.refused: deque[str] = deque(maxlen=1000)  # the latest: a flood cannot grow it
         # Connections reading a handshake or a request, and when they must be done: a peer that
         # trickles bytes never trips the per-read timeout, so serve_forever's loop cuts it.
         self._deadlines: dict[socket.socket, float] = {}
@@ -212,8 +216,11 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         self.server.set_deadline(self.request, None)
         try:
             return json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", f"invalid JSON: {exc}") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
+            raise HttpError(
+                HTTPStatus.BAD_REQUEST, "bad_request", f"invalid JSON: {reason}"
+            ) from None
 
     def _send(self, status: HTTPStatus, payload: Any) -> None:
         data = json.dumps(payload, separators=(",", ":")).encode()
@@ -246,6 +253,17 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.BAD_REQUEST, {"error": "bad_request", "reason": exc.message})
         except (ConnectionError, TimeoutError):
             self.close_connection = True
+        except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+            # a value no endpoint expected (a seq beyond SQLite's integers, keys that are not
+            # JSON...): an answer, not a dropped connection
+            log.info("bad request from %s: %r", self.client_address[0], exc)
+            reason = f"malformed request: {type(exc).__name__}: {str(exc)[:200]}"
+            self._send(HTTPStatus.BAD_REQUEST, {"error": "bad_request", "reason": reason})
+        except BoothError as exc:
+            log.warning("request from %s failed: %s", self.client_address[0], exc.message)
+            self._send(
+                HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "internal", "reason": exc.message}
+            )
 
     def do_GET(self) -> None:
         self._route("GET")
@@ -440,7 +458,10 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         body = self._body() if self.command == "POST" else {}
         keys = body.get("keys") if isinstance(body, dict) else None
         if keys is None and "keys" in query:
-            keys = json.loads(query["keys"])
+            try:
+                keys = json.loads(query["keys"])
+            except ValueError:
+                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "keys: not JSON") from None
         include = query.get("include_docs") == "true" or (
             isinstance(body, dict) and body.get("include_docs") is True
         )
@@ -491,7 +512,10 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         events.sort(key=lambda e: (e.origin, e.seq))
         with self.server.write_lock:
             _, refusals = self.server.ledger.apply_batch(events)
-            stored = [self.server.ledger.get(e.origin, e.seq) for e in events]
+            # with no refusal every event is held; else find the ones that are not
+            stored = [self.server.ledger.get(e.origin, e.seq) for e in events] if refusals else []
+        if not refusals:
+            return HTTPStatus.CREATED, []
         # CouchDB's answer: one error per document not stored, with its id. The first refused
         # event of an origin carries the refusal; the ones after it could not follow it.
         reasons, errors, failed = iter(refusals), [], set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,15 +102,17 @@ class SyncService:
 
     def sync_round(self, only: str | None = None) -> list[dict[str, Any]]:
         """One pull from every known peer that is due (or the one named)."""
-        results = []
         now = time.monotonic()
-        for state in list(self.peers.values()):
-            if only is not None and state.url != only:
-                continue
-            if only is None and state.next_try > now:
-                continue
-            results.append(self._pull_one(state))
-        return results
+        due = [
+            state
+            for state in list(self.peers.values())
+            if (state.url == only if only is not None else state.next_try <= now)
+        ]
+        if len(due) <= 1:
+            return [self._pull_one(state) for state in due]
+        # side by side: a peer behind a cut LAN must not hold up the ones that answer
+        with ThreadPoolExecutor(len(due), thread_name_prefix="booth-pull") as pool:
+            return list(pool.map(self._pull_one, due))
 
     def _pull_one(self, state: PeerState) -> dict[str, Any]:
         peer = Peer(state.url, self.context)
@@ -121,7 +124,7 @@ class SyncService:
             state.next_try = time.monotonic() + min(60.0, 2**state.failures)
             with self.write_lock:
                 record_contact(
-                    self.station.ledger,
+                    self.ledger,
                     state.url,
                     station=state.station,
                     error=error.message,
@@ -134,7 +137,7 @@ class SyncService:
         state.failures, state.next_try, state.station = 0, 0.0, result.station
         with self.write_lock:
             record_contact(
-                self.station.ledger,
+                self.ledger,
                 state.url,
                 station=result.station,
                 error=None,
@@ -150,13 +153,21 @@ class SyncService:
         }
 
     def _replicate_forever(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.sync_round()
-            except Exception:  # one bad round must not end replication for the day
-                log.exception("replication round failed")
-            self._wake.wait(self.interval)
-            self._wake.clear()
+        # Each due peer's pull runs on its own; the loop never waits on a slow or silent peer.
+        in_flight: dict[str, Future[dict[str, Any]]] = {}
+        with ThreadPoolExecutor(16, thread_name_prefix="booth-pull") as pool:
+            while not self._stop.is_set():
+                now = time.monotonic()
+                for url, future in list(in_flight.items()):
+                    if future.done():
+                        del in_flight[url]
+                        if future.exception() is not None:
+                            log.error("pull from %s failed", url, exc_info=future.exception())
+                for state in list(self.peers.values()):
+                    if state.url not in in_flight and state.next_try <= now:
+                        in_flight[state.url] = pool.submit(self._pull_one, state)
+                self._wake.wait(self.interval)
+                self._wake.clear()
 
     def stop(self) -> None:
         self._stop.set()

@@ -3,7 +3,6 @@ hardware: `booth.dispensers` (and later printers, scanners) map a scheme to a fa
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,8 @@ from pos.errors import BadInput
 
 
 def load_adapter(group: str, spec: str, station_dir: Path) -> Any:
+    from importlib.metadata import entry_points  # ~35 ms: only when an adapter is needed
+
     scheme, _, options = spec.partition(":")
     found = {ep.name: ep for ep in entry_points(group=group)}
     if scheme not in found:
@@ -22,6 +23,8 @@ def load_adapter(group: str, spec: str, station_dir: Path) -> Any:
 
 def load_receipt_printer(spec: str, station_dir: Path, profile: str | None) -> Any:
     """The receipt printer a setting names (`usb:VID:PID`, `net:HOST:PORT`, `dir:DIR`...)."""
+    from importlib.metadata import entry_points
+
     found = list(entry_points(group="booth.receipt_printers"))
     if not found:
         raise BadInput("printer", "no receipt printer adapter is installed")

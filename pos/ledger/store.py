@@ -57,7 +57,7 @@ class Ledger:
         projections: ProjectionSet = ALL,
     ) -> None:
         self.conn = conn
-        self.db = Database(conn)
+        self.db = Database(conn, execute_plugins=False)
         self.station = station
         self._key = key
         self.hall_public_key = hall_public_key

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,13 @@ def _deal_row(st: Station, serial: str) -> dict[str, Any]:
 
 
 def deal_flare(st: Station, serial: str) -> Flare:
-    return parse_flare(json.loads(_deal_row(st, serial)["flare"]))
+    return _parsed_flare(_deal_row(st, serial)["flare"])
+
+
+@lru_cache(maxsize=256)
+def _parsed_flare(text: str) -> Flare:
+    # A deal's flare never changes once received; parsing it costs ~0.1 ms a sale.
+    return parse_flare(json.loads(text))
 
 
 def open_deal(st: Station, serial: str, *, bin_name: str, operator: str | None) -> dict[str, Any]:

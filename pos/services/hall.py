@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pos.clock import clock_for
 from pos.domain import identity
 from pos.errors import BadInput, IntegrityFailure, NotPermitted, RuleRefused
-from pos.ledger import Event, Ledger, x509
+from pos.ledger import Event, Ledger
 from pos.ledger.keys import Certificate, StationKey
 from pos.services.inputs import checked_input
 from pos.services.station import (
@@ -38,6 +38,8 @@ def _new_hall_id() -> str:
 
 
 def _write_tls(directory: Path, ca: bytes, cert: bytes, key: StationKey) -> None:
+    from pos.ledger import x509
+
     tls = directory / TLS_DIR
     tls.mkdir(exist_ok=True)
     write_private(tls / x509.CA_FILE, ca.decode(), 0o644)
@@ -71,6 +73,10 @@ def init_hall(
     environ: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A new hall in `directory`, with this station as its first manager station."""
+    from pos.ledger import (
+        x509,
+    )  # cryptography's X.509 costs ~35 ms: only where certificates are made
+
     _check_empty(directory)
     with checked_input():
         station = identity.station_id(station)
@@ -130,6 +136,8 @@ def add_station(
     st: Station, *, name: str, role: str, operator: str | None, location: str | None = None
 ) -> dict[str, Any]:
     """Certify a new station and return its one-time join bundle (secret: keep it safe)."""
+    from pos.ledger import x509
+
     by = st.operator(operator, "manager")
     with checked_input():
         name = identity.station_id(name)

@@ -71,18 +71,23 @@ def _check_sale(
     """Every rule that touches a sale, inside the command's transaction. Returns the facts."""
     session = require_open_session(st)
     row = st.ledger.conn.execute(
-        "SELECT serial, state, holder, bin, tickets, sold FROM p_deals WHERE serial = ? "
+        "SELECT serial, state, holder, bin, tickets, sold, released_to FROM p_deals "
+        "WHERE serial = ? "
         "AND received_hlc IS NOT NULL",
         (serial.strip().upper(),),
     ).fetchone()
     if row is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")
-    serial, state, holder, bin_name, tickets, sold = row
+    serial, state, holder, bin_name, tickets, sold, released_to = row
     if state != "in-play":
         raise RuleRefused("BIN", f"deal {serial} is {state}, not in play in a bin")
     if holder != st.id:
         raise RuleRefused(
             "OWNER", f"deal {serial} is held by {holder}; only its holder records its sales"
+        )
+    if released_to is not None:
+        raise RuleRefused(
+            "OWNER", f"deal {serial} was released to {released_to}; it records no more sales here"
         )
     flare = deal_flare(st, serial)
     enforce(rulebook.check_quantity(tickets - sold, qty))

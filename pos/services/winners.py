@@ -172,6 +172,12 @@ def redeem(
                 "OWNER",
                 f"deal {code.serial} is held by {holder}; only its holder pays its winners",
             )
+        if deal["released_to"] is not None:
+            raise RuleRefused(
+                "OWNER",
+                f"deal {code.serial} was released to {deal['released_to']}; "
+                "only its holder pays its winners",
+            )
         voided = _voided(st, code)
         if voided is not None:
             raise RuleRefused(

@@ -21,7 +21,8 @@ CREATE TABLE p_deals (
     state TEXT NOT NULL DEFAULT 'unknown', holder TEXT, bin TEXT,
     received_hlc TEXT, received_by TEXT, opened_hlc TEXT, closed_hlc TEXT,
     sold INTEGER NOT NULL DEFAULT 0, gross INTEGER NOT NULL DEFAULT 0,
-    unsold INTEGER, keep_until TEXT, released_to TEXT
+    unsold INTEGER, keep_until TEXT, released_to TEXT,
+    holder_key TEXT  -- hlc:origin of the event that named the holder: the latest wins
 );
 CREATE TABLE p_prize_tiers (
     serial TEXT NOT NULL, amount INTEGER NOT NULL, count INTEGER NOT NULL,
@@ -36,10 +37,12 @@ CREATE TABLE p_sessions (
     opened_hlc TEXT NOT NULL, opened_by TEXT, opened_on TEXT,
     closed_hlc TEXT, closed_by TEXT, state TEXT NOT NULL
 );
+CREATE INDEX p_sessions_open ON p_sessions (state, opened_hlc);
 CREATE TABLE p_session_sales (
     session TEXT NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL, gross INTEGER NOT NULL,
     PRIMARY KEY (session, serial)
 );
+CREATE INDEX p_session_sales_serial ON p_session_sales (serial, session);
 CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL);
 CREATE TABLE p_sales (
     station TEXT NOT NULL, receipt INTEGER NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL,
@@ -96,9 +99,23 @@ def _ensure_deal(conn: sqlite3.Connection, serial: str) -> None:
     conn.execute("INSERT INTO p_deals (serial) VALUES (?) ON CONFLICT DO NOTHING", (serial,))
 
 
+def _names_holder(conn: sqlite3.Connection, event: Event, serial: str) -> bool:
+    """Whether `event` is the latest (by HLC, then origin) to name the deal's holder, whatever
+    order this station received the events in; if so it becomes the one that did."""
+    key = f"{event.hlc}:{event.origin}"
+    changed = conn.execute(
+        "UPDATE p_deals SET holder_key = ? WHERE serial = ? "
+        "AND (holder_key IS NULL OR holder_key < ?)",
+        (key, serial, key),
+    ).rowcount
+    return changed > 0
+
+
 def _deal_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     serial = body["serial"]
     _ensure_deal(conn, serial)
+    if not _names_holder(conn, event, serial):
+        return
     conn.execute(
         "UPDATE p_deals SET state = 'in-play', holder = ?, bin = ?, opened_hlc = ? "
         "WHERE serial = ? AND state != 'closed'",
@@ -120,6 +137,8 @@ def _deal_released(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
 def _deal_acquired(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     serial = body["serial"]
     _ensure_deal(conn, serial)
+    if not _names_holder(conn, event, serial):
+        return
     conn.execute(
         "UPDATE p_deals SET holder = ?, bin = ?, released_to = NULL, state = CASE "
         "WHEN state IN ('received', 'unknown') THEN 'in-play' ELSE state END WHERE serial = ?",
@@ -232,7 +251,7 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=5,
+    version=6,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,
