@@ -20,17 +20,14 @@ from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 
 
-def _shifts(st: Station, badge: str, days: tuple[date, ...] | None = None) -> list[Shift]:
-    """The person's active shifts (only those starting on `days`, when given: a shift touches
-    a day only if it starts that day or, past midnight, the day before)."""
+def _shifts(st: Station, badge: str, days: tuple[date, ...]) -> list[Shift]:
+    """The person's active shifts starting on `days` (a shift touches a day only if it starts
+    that day or, past midnight, the day before)."""
     sql = (
         "SELECT name, organisation, day, start, end, duty FROM p_shifts "
-        "WHERE badge = ? AND state = 'active'"
+        f"WHERE badge = ? AND state = 'active' AND day IN ({','.join('?' for _ in days)})"
     )
-    params: tuple[str, ...] = (badge,)
-    if days is not None:
-        sql += f" AND day IN ({','.join('?' for _ in days)})"
-        params += tuple(day.isoformat() for day in days)
+    params = (badge, *(day.isoformat() for day in days))
     return [
         Shift(
             row[0],
@@ -46,26 +43,50 @@ def _shifts(st: Station, badge: str, days: tuple[date, ...] | None = None) -> li
     ]
 
 
-def _involvement(
-    st: Station, badge: str, *, serial: str | None = None, day: date | None = None
-) -> list[Involvement]:
-    """What the ledger says the person did: in this deal (any day, one row is enough), or on
-    this day."""
-    if serial is not None:
-        sql, params = (
-            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND "
-            "serial = ? ORDER BY day LIMIT 1",
-            (badge, serial),
-        )
-    else:
-        assert day is not None
-        sql, params = (
-            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND day = ?",
-            (badge, day.isoformat()),
-        )
+def _shifts_and_day(st: Station, badge: str, today: date) -> tuple[list[Shift], list[Involvement]]:
+    """In one query: the shifts that can touch `today` (starting today, or yesterday past
+    midnight) and what the ledger says the person did today."""
+    shifts, involvement = [], []
+    for row in st.ledger.conn.execute(
+        "SELECT 's', name, organisation, day, start, end, duty FROM p_shifts "
+        "WHERE badge = ? AND state = 'active' AND day IN (?, ?) "
+        "UNION ALL SELECT 'i', serial, NULL, day, what, NULL, NULL FROM p_involvement "
+        "WHERE badge = ? AND day = ?",
+        (
+            badge,
+            today.isoformat(),
+            (today - timedelta(days=1)).isoformat(),
+            badge,
+            today.isoformat(),
+        ),
+    ):
+        if row[0] == "s":
+            shifts.append(
+                Shift(
+                    row[1],
+                    None,
+                    badge,
+                    row[2],
+                    date.fromisoformat(row[3]),
+                    time.fromisoformat(row[4]),
+                    time.fromisoformat(row[5]),
+                    row[6],
+                )
+            )
+        else:
+            involvement.append(Involvement(row[1], date.fromisoformat(row[3]), row[4]))
+    return shifts, involvement
+
+
+def _involvement(st: Station, badge: str, *, serial: str) -> list[Involvement]:
+    """Whether the ledger says the person sold or redeemed this deal (one row is enough)."""
     return [
         Involvement(row[0], date.fromisoformat(row[1]), row[2])
-        for row in st.ledger.conn.execute(sql, params)
+        for row in st.ledger.conn.execute(
+            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND serial = ? "
+            "ORDER BY day LIMIT 1",
+            (badge, serial),
+        )
     ]
 
 
@@ -113,9 +134,10 @@ def _pull_tab_rule_d(st: Station, buyer: Buyer, serial: str) -> Decision:
     today = hall_date(st, st.clock.now())
     badge = buyer.staff_badge
     # The deal's block never ends: when it applies, nothing else needs reading.
-    in_deal = _involvement(st, badge, serial=serial)
-    shifts = [] if in_deal else _shifts(st, badge, (today, today - timedelta(days=1)))
-    involvement = in_deal or _involvement(st, badge, day=today)
+    involvement = _involvement(st, badge, serial=serial)
+    shifts: list[Shift] = []
+    if not involvement:
+        shifts, involvement = _shifts_and_day(st, badge, today)
     return check_pull_tab_purchase(
         who=buyer.initials,
         organisation=st.hall.organisation,
