@@ -264,7 +264,7 @@ class RosterVM:
 
 
 def roster_screen(st: Station) -> RosterVM:
-    day = roster.today(st).isoformat()
+    day = hall_date(st, st.clock.now()).isoformat()
     shifts = tuple(
         ShiftVM(s["name"], s["badge"], f"{s['start']}-{s['end']}", s["duty"])
         for s in roster.show_roster(st, day)

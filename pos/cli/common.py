@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -112,7 +111,3 @@ def emit(ctx: click.Context, data: Any, human: str | Callable[[], str]) -> None:
         click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
     else:
         click.echo(human() if callable(human) else human)
-
-
-def env_now_hint() -> str:
-    return os.environ.get("BOOTH_NOW", "")

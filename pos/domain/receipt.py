@@ -7,7 +7,7 @@ offline (see qr_payload.py). Training halls print TRAINING; a second print says 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pos.domain.money import format_money
@@ -61,9 +61,6 @@ class Receipt:
             raise ValueError(f"receipt kind {self.kind!r} is not one of {', '.join(KINDS)}")
         if self.issued_at.tzinfo is None:
             raise ValueError("a receipt's time must be aware")
-
-    def as_reprint(self) -> Receipt:
-        return replace(self, reprint=True)
 
     def banner(self) -> list[str]:
         """The lines that must stand out at the top: TRAINING, REPRINT."""

@@ -313,10 +313,7 @@ def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
     grid: list[tuple[str, ...]] = []
     for card in faces["faces"]:
         grid.append((f"FACE {card['serial']}",))
-        grid.append(tuple(f"{letter:>2}" for letter in bingo.COLUMNS))
-        grid.extend(
-            tuple("FR" if n == bingo.FREE else f"{n:>2}" for n in row) for row in card["rows"]
-        )
+        grid.extend(bingo.face(faces["series"], card["serial"]).text_rows())
     return Receipt(
         kind="device-faces",
         organisation=st.hall.organisation,

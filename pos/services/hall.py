@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pos.clock import clock_for
 from pos.domain import identity
-from pos.errors import BadInput, IntegrityFailure, NotPermitted, RuleRefused
+from pos.errors import BadInput, IntegrityFailure, RuleRefused
 from pos.ledger import Event, Ledger
 from pos.ledger.keys import Certificate, StationKey
 from pos.services.inputs import checked_input
@@ -295,8 +295,3 @@ def join(
         "directory": str(directory),
         "events": len(events) + 1,
     }
-
-
-def require_manager_station(st: Station) -> None:
-    if st.config.role != "manager":
-        raise NotPermitted(f"station {st.id} is a {st.config.role}; do this on a manager station")

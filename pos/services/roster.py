@@ -9,7 +9,6 @@ from typing import Any
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
 from pos.errors import BadInput, NotFound
 from pos.services.inputs import checked_input
-from pos.services.sessions import hall_date
 from pos.services.station import Station
 
 EVENT_BATCH = 1000  # shifts per ShiftsImported event: one import may span several events
@@ -181,7 +180,3 @@ def cancel_shift(st: Station, key: str, *, operator: str | None) -> dict[str, An
         _active_shift(st, key)
         st.append("ShiftCancelled", {"key": key, "by": by.badge})
     return {"key": key, "state": "cancelled"}
-
-
-def today(st: Station) -> date:
-    return hall_date(st, st.clock.now())

@@ -8,6 +8,7 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
+from pos.domain import rulebook
 from pos.domain.flare import Flare, GameType
 from pos.domain.money import format_amount
 from pos.errors import BadInput, RuleRefused
@@ -166,7 +167,7 @@ def open_seal(
         today = hall_date(st, st.clock.now())
         if deal["state"] != "closed":
             close_deal_in_transaction(st, flare.serial, unsold=0, by=by.badge, reason="C5")
-        claim_until = today + timedelta(days=settings.seal_claim_days)
+        claim_until = rulebook.claim_deadline_for_seal(today, settings)
         carry_after = (
             today + timedelta(days=settings.progressive_carry_days)
             if flare.seal.progressive
