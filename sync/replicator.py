@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pos.ledger import Ledger
+from pos.ledger import Event, Ledger
 from sync import docs
 from sync.client import Peer
 from sync.errors import PeerRefused
@@ -59,32 +60,43 @@ def pull(
     key = _checkpoint_id(info["uuid"], ledger.station)
     with guard:
         since = _read_checkpoint(ledger, key)
-    while True:
+
+    def fetch(after: int) -> tuple[list[Event], int, int]:
+        """One batch after `after`: its events, the peer's last_seq, and how many rows."""
         changes = peer.request(
-            "GET", f"/ledger/_changes?since={since}&limit={batch}&include_docs=true"
+            "GET", f"/ledger/_changes?since={after}&limit={batch}&include_docs=true"
         )
         rows = changes.get("results") if isinstance(changes, dict) else None
         if not isinstance(rows, list):
             raise PeerRefused(f"{peer.url} sent a malformed _changes answer")
         if not rows:
-            break
+            return [], after, 0
         events = [docs.from_doc(row.get("doc")) for row in rows if isinstance(row, dict)]
-        result.received += len(events)
         try:
-            last = int(changes.get("last_seq", rows[-1].get("seq", since)))
+            last = int(changes.get("last_seq", rows[-1].get("seq", after)))
         except (TypeError, ValueError, AttributeError):
             raise PeerRefused(f"{peer.url} sent a malformed last_seq") from None
-        if last <= since:
-            raise PeerRefused(f"{peer.url}: its _changes did not advance past {since}")
-        with guard:
-            applied, refusals = ledger.apply_batch(events)
-            with ledger.transaction():
-                _write_checkpoint(ledger, key, last)
-        result.applied += applied
-        result.refused += len(refusals)
-        since = last
-        if len(rows) < batch:
-            break
+        if last <= after:
+            raise PeerRefused(f"{peer.url}: its _changes did not advance past {after}")
+        return events, last, len(rows)
+
+    # The next batch is fetched and decoded while this one is applied (the network wait and
+    # SQLite's fsync overlap); only the fetching thread touches the peer's connection.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
+        pending: Future[tuple[list[Event], int, int]] | None = fetcher.submit(fetch, since)
+        while pending is not None:
+            events, last, count = pending.result()
+            if not count:
+                break
+            pending = fetcher.submit(fetch, last) if count >= batch else None
+            result.received += len(events)
+            with guard:
+                applied, refusals = ledger.apply_batch(events)
+                with ledger.transaction():
+                    _write_checkpoint(ledger, key, last)
+            result.applied += applied
+            result.refused += len(refusals)
+            since = last
     result.since = since
     result.bytes_sent, result.bytes_received = peer.bytes_sent, peer.bytes_received
     return result
