@@ -220,34 +220,44 @@ class Ledger:
     def apply_batch(self, events: Iterable[Event]) -> tuple[int, list[IntegrityFailure]]:
         """Apply many events in one transaction (one fsync). A refused event is recorded as an
         incident and skipped with the rest of its origin's events in the batch (they could not
-        follow it); everything else is kept. Returns (new events, refusals)."""
+        follow it); everything else is kept. Returns (new events, refusals).
+
+        Every check runs before its event writes anything, so a refusal has nothing to undo;
+        each origin's head is read once and then followed in memory."""
         applied, refusals, blocked = 0, [], set()
         incidents: list[tuple[str, Event, str]] = []
         batch = list(events)
         authentic = self._verified_in_parallel(batch)
+        heads: dict[str, tuple[int, str]] = {}
         with self.transaction():
             for event, verified in zip(batch, authentic, strict=True):
                 if event.origin in blocked:
                     continue
-                self.conn.execute("SAVEPOINT apply_one")
+                head = heads.get(event.origin) or self.head(event.origin)
                 try:
-                    held = self.get(event.origin, event.seq)
-                    if held is not None and held.hash == event.hash:
-                        self.conn.execute("RELEASE SAVEPOINT apply_one")
-                        continue
+                    if event.seq <= head[0]:
+                        held = self.get(event.origin, event.seq)
+                        if held is not None and held.hash == event.hash:
+                            continue  # already held: applying twice changes nothing
+                        if not verified:
+                            self._check_authentic(event)
+                        held_hash = held.hash if held else "?"
+                        raise _Refusal("fork", f"held hash {held_hash}", event)
                     if not verified:  # re-check here, to refuse it with the exact reason
                         self._check_authentic(event)
-                    if held is not None:
-                        raise _Refusal("fork", f"held hash {held.hash}", event)
-                    self._check_follows(event)
+                    if event.seq != head[0] + 1:
+                        raise _Refusal("gap", f"it follows seq {head[0]} of its origin", event)
+                    if event.prev != head[1]:
+                        raise _Refusal(
+                            "fork", f"prev {event.prev} but the head is {head[1]}", event
+                        )
                     self._store(event, strict=False)
+                    heads[event.origin] = (event.seq, event.hash)
                     applied += 1
                 except _Refusal as refusal:
-                    self.conn.execute("ROLLBACK TO SAVEPOINT apply_one")
                     blocked.add(event.origin)
                     incidents.append((refusal.kind, event, refusal.detail))
                     refusals.append(refusal.error())
-                self.conn.execute("RELEASE SAVEPOINT apply_one")
         for kind, event, detail in incidents:
             self._record_incident(kind, event, detail)
         return applied, refusals
@@ -257,14 +267,19 @@ class Ledger:
         every core (signature checks dominate a pull's cost; PyNaCl releases the GIL)."""
         keys = {origin: self.public_key(origin) for origin in {e.origin for e in batch}}
 
-        def check(event: Event) -> bool:
-            key = keys[event.origin]
-            return key is not None and event.hash_matches() and event.signed_by(key)
+        def check(chunk: list[Event]) -> list[bool]:
+            out = []
+            for event in chunk:
+                key = keys[event.origin]
+                out.append(key is not None and event.hash_matches() and event.signed_by(key))
+            return out
 
-        if len(batch) < 64:
-            return [check(event) for event in batch]
+        size = 128
+        chunks = [batch[i : i + size] for i in range(0, len(batch), size)]
+        if len(chunks) < 2:
+            return [ok for chunk in chunks for ok in check(chunk)]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            return list(pool.map(check, batch, chunksize=64))
+            return [ok for result in pool.map(check, chunks) for ok in result]
 
     def _check_authentic(self, event: Event) -> None:
         if not event.hash_matches():
