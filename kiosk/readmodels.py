@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pos.domain.hlc import Stamp
+from pos.services.exceptions import open_exceptions
 from pos.services.station import Station
 
 
@@ -77,15 +78,23 @@ def sales_by_hour(st: Station, game_date: date) -> dict[int, int]:
 
 
 def exceptions(st: Station) -> list[dict[str, Any]]:
-    """What the manager must look at: flags (double payments, probable counterfeits, devices
-    not returned), purchases rule D would have refused had the station known (late events),
-    and near matches to workers that were refused."""
+    """What the manager must look at: flags not yet decided (double payments, probable
+    counterfeits, devices not returned; each with its `ref`, ORIGIN:SEQ, to decide), purchases
+    rule D would have refused had the station known (late events), and near matches to workers
+    that were refused."""
     found: list[dict[str, Any]] = []
-    for kind, serial, ticket, detail, hlc in st.ledger.conn.execute(
-        "SELECT kind, serial, ticket, detail, hlc FROM p_flags ORDER BY hlc DESC"
-    ):
+    for flag in open_exceptions(st):  # decided flags leave the list
+        serial, ticket = flag["serial"], flag["ticket"]
         what = f"{serial}/{ticket}" if ticket else (serial or "")
-        found.append({"kind": kind, "subject": what, "detail": detail, "hlc": hlc})
+        found.append(
+            {
+                "kind": flag["kind"],
+                "subject": what,
+                "detail": flag["detail"],
+                "hlc": flag["hlc"],
+                "ref": flag["exception"],
+            }
+        )
     for badge, serial, day, reason in st.ledger.conn.execute(
         "SELECT badge, serial, day, reason FROM p_block_exceptions ORDER BY day DESC"
     ):

@@ -377,3 +377,85 @@ def test_a_jammed_dispenser_records_what_came_out_and_credits_the_rest(kiosk: Ha
     empty = kiosk("sell", "A123456", "--qty", "2", "--buyer", "C-ADULT", "--json")
     assert (empty.json["qty"], empty.json["credit"]) == (0, "2.00")
     assert kiosk("verify").exit_code == 0
+
+
+def _kiosk_voucher(directory: Path, cents: int) -> str:
+    """A voucher on file at the kiosk (a credit it issued), as its QR code."""
+    from pos.services import receipts, vouchers
+
+    with Station(directory) as st:
+        with st.ledger.transaction():
+            number = vouchers.issue_credit_voucher(st, cents, reason="dispenser credit")
+        return receipts.receipt(st, st.id, number).qr
+
+
+def test_a_kiosk_takes_a_voucher_and_gives_change_as_a_voucher(kiosk: Hall) -> None:
+    assert kiosk("house", "set", "kiosk-pull-tab-sales", "on").exit_code == 0
+    code = _kiosk_voucher(kiosk.directory, 500)
+    sold = kiosk("sell", "A123456", "--qty", "2", "--buyer", "C-ADULT", "--voucher", code, "--json")
+    assert sold.exit_code == 0, sold.stderr
+    assert (sold.json["qty"], sold.json["amount"]) == (2, "2.00")
+    assert (sold.json["voucher_paid"], sold.json["change"]) == ("5.00", "3.00")
+    with Station(kiosk.directory) as st:
+        rows = st.ledger.conn.execute(
+            "SELECT number, amount, reason, redeemed_by_origin FROM p_vouchers ORDER BY number"
+        ).fetchall()
+        sale = st.ledger.conn.execute(
+            "SELECT origin, seq FROM p_receipts WHERE type = 'TicketsSold'"
+        ).fetchone()
+        redeemed = st.ledger.conn.execute(
+            "SELECT redeemed_seq FROM p_vouchers WHERE amount = 500"
+        ).fetchone()
+    assert [(r[1], r[2], r[3]) for r in rows] == [
+        (500, "dispenser credit", "kiosk-1"),
+        (300, "voucher change", None),
+    ]
+    assert rows[1][0] == sold.json["change_voucher"]
+    assert redeemed[0] == sale[1] + 1, "redeemed in the sale's transaction, right after it"
+    again = kiosk("sell", "A123456", "--qty", "1", "--buyer", "C-ADULT", "--voucher", code)
+    refused(again, "VOUCHER")
+    assert "already paid" in again.stderr
+    assert kiosk("verify").exit_code == 0
+
+
+def test_a_voucher_that_does_not_cover_or_is_not_on_file_pays_nothing(
+    kiosk: Hall, hall: Hall
+) -> None:
+    assert kiosk("house", "set", "kiosk-pull-tab-sales", "on").exit_code == 0
+    small = _kiosk_voucher(kiosk.directory, 150)
+    before = kiosk.count()
+    short = kiosk("sell", "A123456", "--qty", "2", "--buyer", "C-ADULT", "--voucher", small)
+    refused(short, "VOUCHER")
+    assert "is for $1.50; 2 tickets cost $2.00" in short.stderr
+    with Station(hall.directory) as st:
+        from pos.services import receipts, vouchers
+
+        issued = vouchers.issue_voucher(st, "20.00", reason="cash", operator="S1")
+        elsewhere = receipts.receipt(st, st.id, issued["voucher"]).qr
+    unknown = kiosk("sell", "A123456", "--qty", "1", "--buyer", "C-ADULT", "--voucher", elsewhere)
+    refused(unknown, "VOUCHER")
+    assert "not on file" in unknown.stderr
+    assert kiosk.count() == before
+    paid = kiosk(
+        "sell", "A123456", "--qty", "1", "--buyer", "C-ADULT", "--voucher", small, "--json"
+    )
+    assert paid.exit_code == 0 and paid.json["change"] == "0.50"
+
+
+def test_a_jam_while_paying_by_voucher_returns_the_unused_value(kiosk: Hall) -> None:
+    assert kiosk("house", "set", "kiosk-pull-tab-sales", "on").exit_code == 0
+    assert kiosk("dispenser", "set", "sim:jam-every=3").exit_code == 0
+    code = _kiosk_voucher(kiosk.directory, 1000)
+    sold = kiosk("sell", "A123456", "--qty", "5", "--buyer", "C-ADULT", "--voucher", code, "--json")
+    assert sold.exit_code == 0, sold.stderr
+    assert (sold.json["qty"], sold.json["amount"], sold.json["change"]) == (2, "2.00", "8.00")
+    with Station(kiosk.directory) as st:
+        credits = st.ledger.conn.execute(
+            "SELECT amount, reason FROM p_vouchers WHERE redeemed_seq IS NULL"
+        ).fetchall()
+    assert credits == [(800, "voucher change")], "one voucher: the change and the shortfall"
+
+
+def test_only_a_kiosk_takes_a_voucher_for_tickets(selling: Hall) -> None:
+    result = selling("sell", "A123456", "--qty", "1", "--voucher", "anything")
+    assert result.exit_code == 2 and "voucher" in result.stderr

@@ -73,7 +73,12 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
 def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.kiosk_games import GamesScreen, ResultScreen
     from kiosk.ui.screens.kiosk_idle import IdleScreen
-    from kiosk.ui.screens.kiosk_more import CheckScreen, KioskSealScreen, RentScreen
+    from kiosk.ui.screens.kiosk_more import (
+        CheckScreen,
+        KioskManagerScreen,
+        KioskSealScreen,
+        RentScreen,
+    )
     from kiosk.ui.screens.kiosk_refusal import RefusalScreen
 
     screens = [
@@ -84,6 +89,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         CheckScreen,
         RentScreen,
         KioskSealScreen,
+        KioskManagerScreen,
     ]
     return [s(front) for s in screens], [], "games"
 

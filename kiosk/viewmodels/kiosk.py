@@ -12,7 +12,7 @@ from pos.domain.flare import GameType
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
 from pos.errors import BoothError
-from pos.services import eligibility, players, sales, settings, winners
+from pos.services import eligibility, players, sales, sessions, settings, winners
 from pos.services.ports import Dispenser
 from pos.services.settings import HOUSE_RULES, rulebook_settings
 from pos.services.station import Station
@@ -62,9 +62,20 @@ class Player:
 
 
 @dataclass(frozen=True)
+class KioskManagerVM:
+    """A manager's badge scanned at the kiosk: the staff actions (the close marker)."""
+
+    badge: str
+    name: str
+    session_text: str
+    session_open: bool
+
+
+@dataclass(frozen=True)
 class Identified:
     player: Player | None = None
     refusal: Refusal | None = None
+    manager: KioskManagerVM | None = None
 
 
 def _kind(rule: str, headline: str, message: str) -> Refusal:
@@ -72,7 +83,12 @@ def _kind(rule: str, headline: str, message: str) -> Refusal:
 
 
 def identify(st: Station, code: str) -> Identified:
-    """Who is at the kiosk. A refusal here is kind and clear, and cites its rule."""
+    """Who is at the kiosk. A refusal here is kind and clear, and cites its rule. A manager's
+    badge opens the kiosk's staff actions instead (the services check the role again)."""
+    staff = st.staff(code.strip())
+    if staff is not None and "manager" in staff.roles:
+        text, is_open = session_text(st)
+        return Identified(manager=KioskManagerVM(staff.badge, staff.name, text, is_open))
     try:
         buyer = players.resolve_buyer(st, code)
     except BoothError:
@@ -236,19 +252,36 @@ def check(st: Station, code: str) -> Outcome:
 
 
 def sign_line(st: Station, player: Player, serial: str, ticket: str, line: int) -> Outcome:
-    """A player signs a seal card line at the kiosk (no staff operator)."""
+    """The identified player signs a seal card line with their hold ticket (no staff operator:
+    the service checks the player at a kiosk station)."""
     from kiosk.viewmodels.booth import sign_line as sign
 
     outcome = sign(st, serial, ticket, line, player.code, None)
-    if outcome.refusal is not None and outcome.refusal.rule == "ROLE":
-        why = Refusal(
-            "Please sign at the booth",
-            "This kiosk cannot sign seal card lines yet: a seller signs your line at the booth.",
-            "ROLE",
-            RULES["ROLE"].citation,
+    if not outcome.ok:
+        return outcome
+    return Outcome(
+        True,
+        f"LINE {line} IS YOURS",
+        f"Hold ticket {ticket} signed line {line} of {serial}. Keep your hold ticket: "
+        "it claims the prize if your line wins.",
+        OK,
+    )
+
+
+def close_kiosk(st: Station, badge: str) -> Outcome:
+    """This kiosk's close marker for the session, recorded with the manager's badge (the
+    manager then closes the session hall-wide)."""
+
+    def run() -> Outcome:
+        result = sessions.close_session(st, operator=badge)
+        return Outcome(
+            True,
+            "KIOSK CLOSED",
+            f"Close marker for session {result['session']} recorded; the manager closes the day.",
+            INFO,
         )
-        return Outcome(False, why.headline, why.message, INFO, why)
-    return outcome
+
+    return attempt(run, "Cannot close")
 
 
 # -- the idle timer (pure) ----------------------------------------------------------------------

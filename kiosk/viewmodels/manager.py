@@ -22,7 +22,7 @@ from kiosk.viewmodels.common import (
     money,
 )
 from pos.errors import BadInput
-from pos.services import deals, roster, sessions
+from pos.services import deals, exceptions, roster, sessions
 from pos.services.sessions import hall_date
 from pos.services.station import Station
 
@@ -160,6 +160,7 @@ class ExceptionVM:
     subject: str
     detail: str
     colour: str
+    ref: str | None = None  # ORIGIN:SEQ of a flag the manager decides here (Accept / Reject)
 
 
 def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
@@ -169,9 +170,28 @@ def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
             e["subject"],
             e["detail"],
             KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[1],
+            e.get("ref"),
         )
         for e in readmodels.exceptions(st)
     )
+
+
+def resolve_exception(st: Station, ref: str, decision: str, note: str, operator: str) -> Outcome:
+    """The manager's decision on a flagged exception, with the note the screen took."""
+
+    def run() -> Outcome:
+        origin, seq = exceptions.parse_ref(ref)
+        result = exceptions.resolve_exception(
+            st, origin, seq, decision=decision, note=note, operator=operator
+        )
+        return Outcome(
+            True,
+            f"{result['decision'].upper()}",
+            f"Exception {result['exception']} ({result['kind']}): {result['note']}",
+            OK if decision == "accepted" else WARN,
+        )
+
+    return attempt(run, "Cannot decide")
 
 
 # -- deals --------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pos.cli.common import CliState, default_hall_dir
 from pos.cli.deals import deal, house, rules
 from pos.cli.demo import demo
 from pos.cli.devices import device, rent
+from pos.cli.exceptions import exception
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
 from pos.cli.receipts import printer, receipt, voucher
@@ -50,7 +51,7 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
 COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
-    redeem, void, check, seal, scan, scanner,
+    redeem, void, check, seal, scan, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
 ]  # fmt: skip

@@ -93,6 +93,7 @@ def _dispenser(st: Station) -> Dispenser | None:
 @click.option("--for", "on_behalf_of", help="The person the buyer says the tickets are for.")
 @click.option("--manager", help="A manager's badge, deciding a near match to a worker.")
 @click.option("--reason", help="The manager's reason for allowing it.")
+@click.option("--voucher", help="Kiosks: pay with a voucher's QR code; change comes as a voucher.")
 @operator_option
 @json_option
 @click.pass_context
@@ -105,6 +106,7 @@ def sell(
     on_behalf_of: str | None,
     manager: str | None,
     reason: str | None,
+    voucher: str | None,
     operator: str | None,
 ) -> None:
     """Sell tickets from a deal in play in this station's bins."""
@@ -118,6 +120,7 @@ def sell(
             price=price,
             dispenser=_dispenser(st),
             buyers=buyers,
+            voucher=voucher,
         )
     short = ""
     if result.get("requested", result["qty"]) != result["qty"]:
@@ -129,7 +132,13 @@ def sell(
         ctx,
         result,
         f"Sold {result['qty']} x {result['serial']} for ${result['amount']}"
-        f"{short}; receipt {result['receipt']}.",
+        f"{short}; receipt {result['receipt']}."
+        + (
+            f" Paid with a ${result['voucher_paid']} voucher; change ${result['change']}"
+            + (f" as voucher {result['change_voucher']}." if "change_voucher" in result else ".")
+            if "voucher_paid" in result
+            else ""
+        ),
     )
 
 

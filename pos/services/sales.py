@@ -24,7 +24,7 @@ from pos.services.ports import Dispenser, DispenserFault
 from pos.services.sessions import require_open_session
 from pos.services.settings import house_rule
 from pos.services.station import Station
-from pos.services.vouchers import issue_credit_voucher
+from pos.services.vouchers import checked_voucher, issue_credit_voucher, voucher_amount_on_file
 
 MAX_QTY = 10_000
 
@@ -125,15 +125,21 @@ def sell(
     price: str | None = None,
     dispenser: Dispenser | None = None,
     buyers: Buyers | None = None,
+    voucher: str | None = None,
 ) -> dict[str, Any]:
     """Sell `qty` tickets of a deal in this station's bins. A buyer refused for who they are is
-    recorded (PurchaseBlocked) before the refusal is raised."""
+    recorded (PurchaseBlocked) before the refusal is raised. At a kiosk, `voucher` (its QR code)
+    pays: it is redeemed with the sale and any change comes back as a new voucher."""
     buyers = buyers or Buyers(buyer=buyer)
     with checked_input("qty"):
         count = parse_count(qty, "qty", maximum=MAX_QTY)
+    if voucher is not None and st.config.role != "kiosk":
+        raise BadInput(
+            "voucher", "a voucher pays for tickets at a kiosk; at the booth, redeem it first"
+        )
     try:
         if st.config.role == "kiosk":
-            return _kiosk_sale(st, serial, count, buyers, price, dispenser)
+            return _kiosk_sale(st, serial, count, buyers, price, dispenser, voucher)
         seller = st.operator(operator, "seller")
         with st.ledger.transaction():
             facts = _check_sale(st, serial, count, price, buyers, seller.badge)
@@ -174,28 +180,39 @@ def _kiosk_sale(
     buyers: Buyers,
     price: str | None,
     dispenser: Dispenser | None,
+    voucher: str | None = None,
 ) -> dict[str, Any]:
     if dispenser is None:
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
     sale_id = secrets.token_hex(8)
+    paying = checked_voucher(st, voucher) if voucher is not None else None
     with st.ledger.transaction():
         facts = _check_sale(st, serial, count, price, buyers, None)
-        st.append(
-            "DispenseRequested",
-            {
-                "sale": sale_id,
-                "serial": facts["serial"],
-                "column": facts["bin"],
-                "qty": count,
-                "session": facts["session"],
-                "buyer": facts["buyer"],
-            },
-        )
+        request: dict[str, Any] = {
+            "sale": sale_id,
+            "serial": facts["serial"],
+            "column": facts["bin"],
+            "qty": count,
+            "session": facts["session"],
+            "buyer": facts["buyer"],
+        }
+        if paying is not None:
+            value = voucher_amount_on_file(st, *paying)
+            cost = count * facts["price"]
+            if value < cost:
+                raise RuleRefused(
+                    "VOUCHER",
+                    f"voucher {paying[1]} of {paying[0]} is for ${format_amount(value)}; "
+                    f"{count} tickets cost ${format_amount(cost)}",
+                )
+            request["voucher"] = {"station": paying[0], "number": paying[1]}
+        st.append("DispenseRequested", request)
     try:
         dispensed = max(0, min(count, dispenser.dispense(facts["bin"], count)))
         fault = None
     except DispenserFault as exc:
         dispensed, fault = 0, str(exc)
+    change = None
     with st.ledger.transaction():
         body: dict[str, Any] = {
             **_sale_body(facts, dispensed),
@@ -207,10 +224,61 @@ def _kiosk_sale(
         }
         if fault:
             body["fault"] = fault
+        if paying is not None:
+            body["voucher"] = {"station": paying[0], "number": paying[1]}
         event = st.append("TicketsSold", body)
-        if body["credit"]:
+        if paying is not None:
+            change = _pay_with_voucher(st, paying, body)
+        elif body["credit"]:
             issue_credit_voucher(st, body["credit"], reason="dispenser credit")
-    return _sale_result(event.body, f"{event.origin}:{event.seq}")
+    result = _sale_result(event.body, f"{event.origin}:{event.seq}")
+    if change is not None:
+        result.update(change)
+    return result
+
+
+def _pay_with_voucher(
+    st: Station, paying: tuple[str, int, str], sale: dict[str, Any]
+) -> dict[str, Any]:
+    """In the sale's transaction: the voucher is redeemed for its whole amount and what the
+    tickets that came out did not use (change, and any dispenser shortfall) is a new voucher.
+    The tickets are out already: a voucher paid elsewhere meanwhile is flagged, not refused."""
+    station, number, _ = paying
+    row = st.ledger.conn.execute(
+        "SELECT amount, redeemed_by_origin FROM p_vouchers WHERE station = ? AND number = ?",
+        (station, number),
+    ).fetchone()
+    value = int(row[0])
+    if row[1]:
+        st.append(
+            "ExceptionFlagged",
+            {
+                "flag": "double-payment",
+                "serial": sale["serial"],
+                "ticket": None,
+                "detail": f"voucher {number} of {station} paid for kiosk sale "
+                f"#{sale['receipt']} after it was paid at {row[1]}",
+                "by": None,
+            },
+        )
+    st.append(
+        "VoucherRedeemed",
+        {
+            "voucher_station": station,
+            "voucher_number": number,
+            "amount": value,
+            "by": None,
+            "sale_receipt": sale["receipt"],
+        },
+    )
+    change = value - int(sale["amount"])
+    result: dict[str, Any] = {
+        "voucher_paid": format_amount(value),
+        "change": format_amount(change),
+    }
+    if change:
+        result["change_voucher"] = issue_credit_voucher(st, change, reason="voucher change")
+    return result
 
 
 def _sale_result(body: dict[str, Any], event_id: str) -> dict[str, Any]:

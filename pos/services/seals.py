@@ -46,7 +46,17 @@ def sign_line(
     player: str | None,
     operator: str | None,
 ) -> dict[str, Any]:
-    by = st.operator(operator, "seller", "redeemer")
+    """Sign a line of the sheet with a hold ticket. At the booth a seller or redeemer signs; at a
+    kiosk an identified adult player signs for themselves (no operator: `by` is None)."""
+    by_badge: str | None
+    if operator is None and st.config.role == "kiosk":
+        if not player:
+            raise RuleRefused(
+                "ROLE", "at a kiosk, scan your player card or ID first to sign a seal card line"
+            )
+        by_badge = None
+    else:
+        by_badge = st.operator(operator, "seller", "redeemer").badge
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         assert flare.seal is not None
@@ -90,7 +100,7 @@ def sign_line(
                 "ticket": ticket,
                 "line": line,
                 "player": player_code,
-                "by": by.badge,
+                "by": by_badge,
             },
         )
     return sheet(st, flare.serial)

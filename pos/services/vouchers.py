@@ -31,53 +31,66 @@ def issue_credit_voucher(st: Station, cents: int, *, reason: str) -> int:
     return number
 
 
+def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
+    """A voucher's QR code, verified (genuine, of this hall): (station, number, printed amount).
+    Outside any transaction: verifying reads keys only."""
+    checked = verify_payload(st, code)
+    if checked["kind"] != "voucher":
+        raise BadInput("voucher", f"the code is a {checked['kind']} receipt, not a voucher")
+    return str(checked["station"]), int(checked["number"]), str(checked["amount"])
+
+
+def voucher_amount_on_file(st: Station, station: str, number: int, printed: str) -> int:
+    """Inside the command's transaction: the amount of a voucher on file here and not yet paid,
+    issued for the amount it shows. Refused (VOUCHER) otherwise."""
+    row = st.ledger.conn.execute(
+        "SELECT amount, redeemed_by_origin, redeemed_hlc FROM p_vouchers WHERE station = ? "
+        "AND number = ?",
+        (station, number),
+    ).fetchone()
+    if row is None:
+        raise RuleRefused(
+            "VOUCHER",
+            f"voucher {number} of {station} is not on file at this "
+            "station yet (sync, or redeem it at a station that holds it): "
+            "not paid",
+        )
+    amount, redeemed_by, redeemed_at = row
+    if redeemed_by:
+        raise RuleRefused(
+            "VOUCHER",
+            f"voucher {number} of {station} was already paid, at "
+            f"{redeemed_by} ({redeemed_at[:13]})",
+        )
+    if format_amount(int(amount)) != printed:
+        raise RuleRefused(
+            "VOUCHER",
+            f"voucher {number} of {station} was issued for "
+            f"${format_amount(int(amount))}, not ${printed}",
+        )
+    return int(amount)
+
+
 def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str, Any]:
     """Pay a voucher from its QR code, once. Refused when it is already paid, not on file here
     (it cannot be checked, so it is not paid), or of another amount than was issued."""
     by = st.operator(operator, "seller", "redeemer")
-    checked = verify_payload(st, code)
-    if checked["kind"] != "voucher":
-        raise BadInput("voucher", f"the code is a {checked['kind']} receipt, not a voucher")
-    station, number = checked["station"], checked["number"]
+    station, number, printed = checked_voucher(st, code)
     with st.ledger.transaction():
-        row = st.ledger.conn.execute(
-            "SELECT amount, redeemed_by_origin, redeemed_hlc FROM p_vouchers WHERE station = ? "
-            "AND number = ?",
-            (station, number),
-        ).fetchone()
-        if row is None:
-            raise RuleRefused(
-                "VOUCHER",
-                f"voucher {number} of {station} is not on file at this "
-                "station yet (sync, or redeem it at a station that holds it): "
-                "not paid",
-            )
-        amount, redeemed_by, redeemed_at = row
-        if redeemed_by:
-            raise RuleRefused(
-                "VOUCHER",
-                f"voucher {number} of {station} was already paid, at "
-                f"{redeemed_by} ({redeemed_at[:13]})",
-            )
-        if format_amount(int(amount)) != checked["amount"]:
-            raise RuleRefused(
-                "VOUCHER",
-                f"voucher {number} of {station} was issued for "
-                f"${format_amount(int(amount))}, not ${checked['amount']}",
-            )
+        amount = voucher_amount_on_file(st, station, number, printed)
         receipt = next_receipt_number(st)
         st.append(
             "VoucherRedeemed",
             {
                 "voucher_station": station,
                 "voucher_number": number,
-                "amount": int(amount),
+                "amount": amount,
                 "by": by.badge,
                 "receipt": receipt,
             },
         )
     return {
-        "paid": format_amount(int(amount)),
+        "paid": format_amount(amount),
         "voucher": number,
         "station": station,
         "receipt": receipt,

@@ -64,12 +64,23 @@ def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) ->
     ui.tap("kiosk-rent-Starter")
     assert ui.find("result-headline").text == "DEVICE D-01"
     ui.tap("more")
-    # sign a seal line: the sheet shows; signing needs the booth for now
+    # sign a seal line: the player picks their hold ticket, then a free line
     ui.tap("go-kiosk-seal")
     assert "Kiosk Seal (S300001)" in ui.text()
-    ui.tap("line-5")
-    assert ui.find("seal-headline").text == "Please sign at the booth"
     ui.shot("kiosk-seal")
+    ui.tap("hold-107")
+    ui.tap("line-5")
+    assert ui.find("seal-headline").text == "LINE 5 IS YOURS"
+    assert "Hold ticket 107 signed line 5 of S300001" in ui.find("seal-detail").text
+    assert "hold-107" not in ui.idents() and "hold-007" in ui.idents()
+    assert ui.find("line-5").disabled
+    ui.shot("kiosk-seal-signed", both=False)
+    signed = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT ticket, player, by FROM p_seal_lines WHERE serial = 'S300001'"
+        ).fetchall()
+    )
+    assert signed == [("107", "C-1001", None)]
     ui.tap("back")
     # check a ticket
     ui.tap("go-check")
@@ -151,3 +162,26 @@ def test_house_rule_off_and_a_jamming_dispenser(demo_hall: Path, open_front: Any
     assert "Pull-tabs are sold at the booth (house rules, rule A)" in ui.text()
     assert "buy-A100003-1" not in ui.idents()
     assert "buy-S300001-1" in ui.idents()  # seal cards still sell here
+
+
+def test_a_manager_badge_closes_the_kiosk(demo_hall: Path, open_front: Any) -> None:
+    ui = open_front(demo_hall / "kiosk-1")
+    assert "kiosk-close" not in ui.idents()  # only a manager's badge leads there
+    ui.scan("M100")
+    assert ui.screen == "kiosk-manager"
+    assert ui.find("kiosk-manager-who").text == "Staff: Alex Manager"
+    assert ui.find("kiosk-manager-session").text.startswith("Session 2026-11-28")
+    ui.shot("kiosk-manager")
+    ui.tap("kiosk-close")
+    assert ui.find("kiosk-close-headline").text == "KIOSK CLOSED"
+    assert "Close marker for session" in ui.find("kiosk-close-detail").text
+    ui.shot("kiosk-closed", both=False)
+    marker = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT station FROM p_close_markers WHERE station = 'kiosk-1'"
+        ).fetchall()
+    )
+    assert marker == [("kiosk-1",)]
+    ui.tap("kiosk-manager-done")
+    assert ui.screen == "idle"
+    assert ui.front.screens.get_screen("kiosk-manager").badge == ""

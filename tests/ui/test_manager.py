@@ -33,6 +33,24 @@ def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     shown = ui.text()
     assert "Paid twice · A100001/0007" in shown and "1 exception to decide" in shown
     ui.shot("manager-exceptions")
+    accept = next(i for i in ui.idents() if i.startswith("accept-booth-1-"))
+    ui.tap(accept)  # no note: refused, still open
+    assert ui.find("exception-headline").text == "Cannot decide"
+    assert "1 exception to decide" in ui.text()
+    ui.type("exception-note", "same player scanned twice; paid once")
+    ui.tap(accept)
+    assert ui.find("exception-headline").text == "ACCEPTED"
+    assert "same player scanned twice; paid once" in ui.find("exception-detail").text
+    shown = ui.text()
+    assert "0 exceptions to decide" in shown and "Nothing to decide." in shown
+    assert "Paid twice" not in shown and not any(i.startswith("accept-") for i in ui.idents())
+    ui.shot("manager-exception-decided", both=False)
+    decided = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT decision, note, resolved_by FROM p_flags WHERE kind = 'double-payment'"
+        ).fetchall()
+    )
+    assert decided == [("accepted", "same player scanned twice; paid once", "M100")]
     # deals: receive one from its flare, put it in a bin, close it
     flare = tmp_path / "flare.json"
     flare.write_text(

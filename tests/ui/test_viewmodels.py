@@ -234,6 +234,10 @@ def test_kiosk_identify_and_games(demo_hall: Path) -> None:
         assert worker is not None and worker.rule == "D"
         unknown = vm_kiosk.identify(st, "nobody").refusal
         assert unknown is not None and unknown.rule is None
+        staff = vm_kiosk.identify(st, "M100")  # a manager's badge: the kiosk's staff actions
+        assert staff.player is None and staff.refusal is None
+        assert staff.manager is not None and staff.manager.badge == "M100"
+        assert staff.manager.session_open
         games = vm_kiosk.games_screen(st, vm_kiosk.Player("C-1001", "JD"))
         tiles = {t.serial: t for t in games.tiles}
         assert tiles["A100003"].can_buy and tiles["A100003"].flare_text.startswith("Prizes: 1 ×")

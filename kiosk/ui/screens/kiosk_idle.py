@@ -56,7 +56,9 @@ class IdleScreen(RoleScreen):
 
     def _identified(self, answer: tuple[vm_kiosk.Identified, vm_kiosk.GamesVM | None]) -> None:
         result, games = answer
-        if result.player is not None:
+        if result.manager is not None:
+            self.front.go("kiosk-manager", vm=result.manager)
+        elif result.player is not None:
             self.front.player = result.player
             self.front.go("games", vm=games)
         elif result.refusal is not None:

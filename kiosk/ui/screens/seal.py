@@ -1,5 +1,6 @@
 """A seal card deal's sign-up sheet: tap a hold ticket, then a free line, to sign it; open the
-seal when the deal is sold out (booth). The kiosk shows the same sheet for its player."""
+seal when the deal is sold out (booth). The kiosk shows the same sheet: its identified player
+picks their hold ticket and a free line, and signs it themselves."""
 
 from __future__ import annotations
 

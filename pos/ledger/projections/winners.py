@@ -1,4 +1,5 @@
-"""Redemptions, voids, seal card sheets and seals, and the exceptions flagged for the manager."""
+"""Redemptions, voids, seal card sheets and seals, and the exceptions flagged for the manager
+and the manager's decisions on them."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ CREATE INDEX p_voids_ticket ON p_voids (serial, ticket);
 CREATE INDEX p_voids_hlc ON p_voids (hlc);
 CREATE TABLE p_seal_lines (
     serial TEXT NOT NULL, line INTEGER NOT NULL, ticket TEXT NOT NULL, player TEXT,
-    by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (serial, line)
+    by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (serial, line)
 );
 CREATE TABLE p_seals (
     serial TEXT PRIMARY KEY, lines TEXT NOT NULL, prize INTEGER NOT NULL,
@@ -43,7 +44,13 @@ CREATE TABLE p_progressive_pool (
 );
 CREATE TABLE p_flags (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT,
-    ticket TEXT, detail TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+    ticket TEXT, detail TEXT NOT NULL, hlc TEXT NOT NULL,
+    resolved INTEGER NOT NULL DEFAULT 0, decision TEXT, note TEXT, resolved_by TEXT,
+    PRIMARY KEY (origin, seq)
+);
+CREATE TABLE p_flag_decisions (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, decision TEXT NOT NULL, note TEXT NOT NULL,
+    by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 )
 """
 
@@ -120,7 +127,7 @@ def _seal_line_signed(conn: sqlite3.Connection, event: Event, body: dict[str, An
             int(body["line"]),
             body["ticket"],
             body.get("player"),
-            body["by"],
+            body.get("by"),
             event.hlc,
         ),
     )
@@ -190,7 +197,8 @@ def _progressive_carried(conn: sqlite3.Connection, event: Event, body: dict[str,
 
 def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_flags VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO p_flags (origin, seq, kind, serial, ticket, detail, hlc) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
             event.origin,
             event.seq,
@@ -201,11 +209,39 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
             event.hlc,
         ),
     )
+    _apply_decision(conn, event.origin, event.seq)
+
+
+def _exception_resolved(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """The first decision recorded for a flag stands (synced in any order: kept aside until the
+    flag itself arrives)."""
+    conn.execute(
+        "INSERT OR IGNORE INTO p_flag_decisions VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            body["origin"],
+            int(body["seq"]),
+            body["decision"],
+            body["note"],
+            body["by"],
+            event.hlc,
+        ),
+    )
+    _apply_decision(conn, body["origin"], int(body["seq"]))
+
+
+def _apply_decision(conn: sqlite3.Connection, origin: str, seq: int) -> None:
+    conn.execute(
+        "UPDATE p_flags SET resolved = 1, decision = d.decision, note = d.note, "
+        "resolved_by = d.by FROM (SELECT decision, note, by FROM p_flag_decisions "
+        "WHERE origin = ? AND seq = ?) AS d WHERE p_flags.origin = ? AND p_flags.seq = ? "
+        "AND p_flags.resolved = 0",
+        (origin, seq, origin, seq),
+    )
 
 
 WINNERS = Projection(
     name="winners",
-    version=3,
+    version=4,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,
@@ -216,5 +252,6 @@ WINNERS = Projection(
         "SealPrizePaid": _seal_prize_paid,
         "ProgressivePrizeCarried": _progressive_carried,
         "ExceptionFlagged": _flagged,
+        "ExceptionResolved": _exception_resolved,
     },
 )
