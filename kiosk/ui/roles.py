@@ -77,6 +77,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         CheckScreen,
         KioskManagerScreen,
         KioskSealScreen,
+        KioskVoucherScreen,
         RentScreen,
     )
     from kiosk.ui.screens.kiosk_refusal import RefusalScreen
@@ -86,6 +87,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         RefusalScreen,
         GamesScreen,
         ResultScreen,
+        KioskVoucherScreen,
         CheckScreen,
         RentScreen,
         KioskSealScreen,

@@ -235,6 +235,66 @@ def buy(st: Station, player: Player, serial: str, qty: int, dispenser: Dispenser
     return attempt(run, "Sorry, that sale did not go through")
 
 
+VOUCHER_PROMPT = "Scan your voucher's QR code, or type the code printed under it"
+VOUCHER_READY = "Voucher read: now choose your tickets"
+
+
+def voucher_prompt(code: str) -> str:
+    """What the voucher screen asks for: the voucher, then the tickets."""
+    return VOUCHER_READY if code.strip() else VOUCHER_PROMPT
+
+
+def buy_with_voucher(
+    st: Station,
+    player: Player,
+    serial: str,
+    qty: int,
+    code: str,
+    dispenser: Dispenser | None,
+) -> Outcome:
+    """The identified player pays with a voucher (its QR text): it is redeemed with the sale and
+    any change comes back as a new voucher, printed with the receipt."""
+    code = code.strip()
+    if not code:
+        return Outcome(False, "Scan your voucher first", VOUCHER_PROMPT + ".", WARN)
+
+    def run() -> Outcome:
+        result = sales.sell(
+            st,
+            serial,
+            qty=qty,
+            operator=None,
+            buyer=player.code,
+            dispenser=dispenser,
+            voucher=code,
+        )
+        given, asked = int(result["qty"]), int(result.get("requested", result["qty"]))
+        paid, cost = money(cents(result["voucher_paid"])), money(cents(result["amount"]))
+        number = result.get("change_voucher")
+        if number is not None:
+            change = money(cents(result["change"]))
+            after = f"Your change: voucher #{number} for {change} prints with it."
+        else:
+            after = "No change is due."
+        detail = (
+            f"Your voucher for {paid} paid {cost} · receipt #{result['receipt']} is printing. "
+            + after
+        )
+        word = "ticket" if given == 1 else "tickets"
+        headline = f"Take your {given} {word} from the tray"
+        if given < asked:
+            headline = f"Take your {given} of {asked} tickets"
+        return Outcome(
+            True,
+            headline,
+            detail,
+            OK if given == asked else WARN,
+            data=(("receipt", result["receipt"]), ("change_voucher", number)),
+        )
+
+    return attempt(run, "Sorry, that voucher did not pay")
+
+
 def check(st: Station, code: str) -> Outcome:
     def run() -> Outcome:
         result = winners.check_ticket(st, code)

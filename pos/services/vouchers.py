@@ -59,8 +59,8 @@ def voucher_amount_on_file(st: Station, station: str, number: int, printed: str)
     if redeemed_by:
         raise RuleRefused(
             "VOUCHER",
-            f"voucher {number} of {station} was already paid, at "
-            f"{redeemed_by} ({redeemed_at[:13]})",
+            f"voucher {number} of {station} was already paid, by {redeemed_by} at "
+            f"{_local_time(st, redeemed_at)}",
         )
     if format_amount(int(amount)) != printed:
         raise RuleRefused(
@@ -95,3 +95,12 @@ def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str,
         "station": station,
         "receipt": receipt,
     }
+
+
+def _local_time(st: Station, hlc_text: str) -> str:
+    from zoneinfo import ZoneInfo
+
+    from pos.domain.hlc import Stamp
+
+    at = Stamp.parse(hlc_text).instant.astimezone(ZoneInfo(st.hall.time_zone))
+    return f"{at:%Y-%m-%d %H:%M}"

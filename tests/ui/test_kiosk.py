@@ -6,8 +6,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pos.services import devices, settings
+from pos.clock import FixedClock
+from pos.services import devices, receipts, settings, vouchers
+from pos.services.replicate import pull
 from pos.services.station import Station
+from tests.ui.conftest import NOW
 from tests.ui.driver import Driver
 
 
@@ -185,3 +188,52 @@ def test_a_manager_badge_closes_the_kiosk(demo_hall: Path, open_front: Any) -> N
     ui.tap("kiosk-manager-done")
     assert ui.screen == "idle"
     assert ui.front.screens.get_screen("kiosk-manager").badge == ""
+
+
+def _voucher(hall: Path, amount: str) -> str:
+    """A voucher issued at the booth, synced to the kiosk: its QR text."""
+    with Station(hall / "booth-1", clock=FixedClock(NOW)) as booth:
+        issued = vouchers.issue_voucher(booth, amount, reason="cash", operator="S200")
+        qr = receipts.receipt(booth, booth.id, issued["voucher"]).qr
+        with Station(hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk:
+            pull(booth.ledger, kiosk.ledger)
+    assert qr is not None
+    return qr
+
+
+def test_pay_with_a_voucher(demo_hall: Path, open_front: Any) -> None:
+    qr = _voucher(demo_hall, "5.00")
+    ui = open_front(demo_hall / "kiosk-1")
+    ui.scan("C-1001")
+    ui.tap("go-kiosk-voucher")
+    assert ui.screen == "kiosk-voucher"
+    assert ui.find("voucher-prompt").text.startswith("Scan your voucher's QR code")
+    assert "Kiosk Classic · $1.00 a ticket" in ui.text()
+    ui.shot("kiosk-voucher")
+    ui.tap("voucher-buy-A100003-1")  # no voucher yet: asked for one
+    assert ui.find("result-headline").text == "Scan your voucher first"
+    ui.tap("more")
+    ui.tap("go-kiosk-voucher")
+    ui.scan(qr)
+    assert ui.find("voucher-prompt").text == "Voucher read: now choose your tickets"
+    ui.shot("kiosk-voucher-read", both=False)
+    before = len(ui.fake_printer.names)
+    ui.tap("voucher-buy-A100003-2")
+    assert ui.screen == "result"
+    assert ui.find("result-headline").text == "Take your 2 tickets from the tray"
+    detail = ui.find("result-detail").text
+    assert "Your voucher for $5.00 paid $2.00" in detail
+    assert "Your change: voucher #" in detail and "for $3.00 prints with it." in detail
+    assert len(ui.fake_printer.names) > before
+    ui.shot("kiosk-voucher-paid")
+    # the same voucher again, typed this time: refused, with its rule
+    ui.tap("more")
+    ui.tap("go-kiosk-voucher")
+    ui.type("voucher-code", qr)
+    ui.tap("voucher-buy-A100003-1")
+    assert ui.find("result-headline").text == "Sorry, that voucher did not pay"
+    assert "was already paid" in ui.find("result-detail").text
+    assert ui.find("result-rule").text.startswith("Rule VOUCHER")
+    ui.shot("kiosk-voucher-refused")
+    ui.tap("result-done")
+    assert ui.screen == "idle" and ui.front.player is None

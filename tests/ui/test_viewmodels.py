@@ -273,3 +273,34 @@ def test_lan_sync_runs_beside_the_ui_and_stops_with_it(demo_hall: Path) -> None:
     finally:
         runtime.stop()
     assert hook.service is None
+
+
+def test_kiosk_pays_with_a_voucher(demo_hall: Path) -> None:
+    from hardware.dispenser import SimulatedDispenser
+    from pos.services import receipts, vouchers
+    from pos.services.replicate import pull
+
+    clock = FixedClock(NOW)
+    with Station(demo_hall / "booth-1", clock=clock) as booth:
+        issued = vouchers.issue_voucher(booth, "5.00", reason="cash", operator="S200")
+        qr = receipts.receipt(booth, booth.id, issued["voucher"]).qr
+        assert qr is not None
+        with Station(demo_hall / "kiosk-1", clock=clock) as kiosk:
+            pull(booth.ledger, kiosk.ledger)
+    player = vm_kiosk.Player("C-1001", "JD")
+    assert vm_kiosk.voucher_prompt("") == vm_kiosk.VOUCHER_PROMPT
+    assert vm_kiosk.voucher_prompt(qr) == vm_kiosk.VOUCHER_READY
+    with Station(demo_hall / "kiosk-1", clock=clock) as st:
+        dispenser = SimulatedDispenser("", demo_hall / "kiosk-1")
+        empty = vm_kiosk.buy_with_voucher(st, player, "A100003", 1, "  ", dispenser)
+        assert not empty.ok and empty.headline == "Scan your voucher first"
+        paid = vm_kiosk.buy_with_voucher(st, player, "A100003", 2, qr, dispenser)
+        assert paid.ok and paid.headline == "Take your 2 tickets from the tray"
+        number = paid.get("change_voucher")
+        assert number is not None
+        assert f"Your change: voucher #{number} for $3.00 prints with it." in paid.detail
+        assert "Your voucher for $5.00 paid $2.00" in paid.detail
+        again = vm_kiosk.buy_with_voucher(st, player, "A100003", 1, qr, dispenser)
+        assert not again.ok and again.refusal is not None and again.refusal.rule == "VOUCHER"
+        assert again.headline == "Sorry, that voucher did not pay"
+        assert "already paid" in again.detail

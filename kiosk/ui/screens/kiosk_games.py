@@ -21,7 +21,9 @@ class GameTile(Panel):
     """A deal for sale: its name and price, its flare, the winners and tickets left, and the
     buy buttons (or why not). `show` updates it in place: no new widgets, no new textures."""
 
-    def __init__(self, game: vm_kiosk.GameTileVM, buy: Callable[[str, int], None]) -> None:
+    def __init__(
+        self, game: vm_kiosk.GameTileVM, buy: Callable[[str, int], None], prefix: str = "buy"
+    ) -> None:
         super().__init__(orientation="vertical", size_hint_y=None)
         self.serial, self.can_buy = game.serial, game.can_buy
         self.title = Text(size=t.LARGE, bold=True, fit=True)
@@ -36,7 +38,7 @@ class GameTile(Panel):
                         f"Buy {qty}",
                         on_press=partial(buy, game.serial, qty),
                         colour=common.OK,
-                        ident=f"buy-{game.serial}-{qty}",
+                        ident=f"{prefix}-{game.serial}-{qty}",
                     )
                 )
             self.lines.append(row)
@@ -79,6 +81,7 @@ class GamesScreen(RoleScreen):
         self.body.add_widget(self.games)
         actions = Row()
         for label, screen in (
+            ("Pay with voucher", "kiosk-voucher"),
             ("Rent a device", "rent"),
             ("Sign a seal line", "kiosk-seal"),
             ("Check a ticket", "check"),

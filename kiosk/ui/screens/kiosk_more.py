@@ -7,9 +7,9 @@ from functools import partial
 
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.screens.kiosk_games import back_row
+from kiosk.ui.screens.kiosk_games import GameTile, back_row
 from kiosk.ui.screens.seal import SealScreen
-from kiosk.ui.widgets import ListBox, OutcomeView, Row, Text, TouchButton
+from kiosk.ui.widgets import Field, ListBox, OutcomeView, Row, Text, TouchButton
 from kiosk.viewmodels import booth, common
 from kiosk.viewmodels import kiosk as vm_kiosk
 from pos.services.station import Station
@@ -35,6 +35,63 @@ class CheckScreen(RoleScreen):
 
     def show(self, outcome: common.Outcome) -> None:
         self.outcome.show(outcome)
+
+
+class KioskVoucherScreen(RoleScreen):
+    """Pay with a voucher: the player scans (or types) its QR code, then picks the tickets; the
+    sale redeems the voucher and prints any change as a new one."""
+
+    screen_name = "kiosk-voucher"
+
+    def build(self) -> None:
+        self.prompt = Text(size=t.LARGE, bold=True, fit=True, ident="voucher-prompt")
+        self.code = Field("Voucher code", on_enter=self._read, ident="voucher-code")
+        self.code.bind(text=lambda *_: self._read(self.code.text))
+        self.games = ListBox(ident="voucher-games")
+        for widget in (self.prompt, self.code, self.games, back_row(self)):
+            self.body.add_widget(widget)
+        self._read("")
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.code.text = ""
+        super().on_pre_enter()
+
+    def load(self, st: Station) -> vm_kiosk.GamesVM | None:
+        player = self.front.player
+        return vm_kiosk.games_screen(st, player) if player is not None else None
+
+    def render(self, vm: vm_kiosk.GamesVM | None) -> None:
+        if vm is None:
+            self.front.go("idle")
+            return
+        rows: list[object] = [
+            GameTile(game, self._buy, prefix="voucher-buy") for game in vm.tiles if game.can_buy
+        ]
+        if not rows:
+            rows = [Text("No games can be bought here right now.", fit=True)]
+        self.games.fill(rows)
+
+    def on_scan(self, text: str) -> None:
+        self.code.text = text.strip()
+
+    def _read(self, text: str) -> None:
+        self.prompt.text = vm_kiosk.voucher_prompt(text)
+
+    def _buy(self, serial: str, qty: int) -> None:
+        player, dispenser = self.front.player, self.front.runtime.dispenser
+        if player is None:
+            return
+        code = self.code.text
+        self.front.call(
+            lambda st: vm_kiosk.buy_with_voucher(st, player, serial, qty, code, dispenser),
+            self.front.show_result,
+            prints=True,
+        )
+
+    def forget(self) -> None:
+        self.vm = None
+        self.code.text = ""
+        self.games.fill([])
 
 
 class RentScreen(RoleScreen):
