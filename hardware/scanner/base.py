@@ -174,7 +174,7 @@ class ReconnectingScanner(ThreadedScanner, Generic[H]):
 
     def _gone_message(self) -> str:
         """What `_open` says when the device is missing (not repeated after an unplug)."""
-        return ""
+        return f"{self.describe()} not found: is it plugged in?"
 
     def _run(self) -> None:
         while not self._stopping.is_set():

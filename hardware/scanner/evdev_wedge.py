@@ -234,9 +234,6 @@ class EvdevScanner(ReconnectingScanner[InputDeviceLike]):
     def describe(self) -> str:
         return f"scanner evdev:{self.path}"
 
-    def _gone_message(self) -> str:
-        return f"{self.describe()} not found: is it plugged in?"
-
     def _open(self) -> InputDeviceLike:
         try:
             device = self._open_device(self.path)

@@ -64,9 +64,6 @@ class SerialScanner(ReconnectingScanner[Any]):
     def describe(self) -> str:
         return f"scanner serial:{self.port}"
 
-    def _gone_message(self) -> str:
-        return f"{self.describe()} not found: is it plugged in?"
-
     def _open(self) -> Any:
         try:
             return self._opener(self.port, baudrate=self.baudrate, timeout=self.read_timeout)

@@ -99,9 +99,6 @@ class UsbHidScanner(ReconnectingScanner[_Session]):
     def describe(self) -> str:
         return f"scanner usb:{self.vendor_id:04x}:{self.product_id:04x}"
 
-    def _gone_message(self) -> str:
-        return f"{self.describe()} not found: is it plugged in?"
-
     def _read(self, session: _Session) -> ScannerError | None:
         """Read reports until stopped (None) or until the device is lost (the error to report)."""
         logger.info("%s: reading interface %d", self.describe(), session.interface)
