@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pos.cli.common import emit, json_option, operator_option, state
 from pos.errors import BadInput
 from pos.services.station import Station
+
+if TYPE_CHECKING:
+    from sync.upstream import UpstreamSettings
 
 
 def _static_peers(st: Station) -> list[str]:
@@ -40,8 +45,22 @@ def _static_peers(st: Station) -> list[str]:
     help="Seconds between replication rounds.",
 )
 @click.option("--no-discovery", is_flag=True, help="Use only the listed peers.")
+@click.option(
+    "--upstream-interval",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="Seconds between pushes to the head-office upstream, when one is set.",
+)
 @click.pass_context
-def serve(ctx: click.Context, port: int, address: str, interval: float, no_discovery: bool) -> None:
+def serve(
+    ctx: click.Context,
+    port: int,
+    address: str,
+    interval: float,
+    no_discovery: bool,
+    upstream_interval: float,
+) -> None:
     """Run discovery, the replication server and the replicator, with no UI."""
     from sync.service import SyncService
 
@@ -55,6 +74,7 @@ def serve(ctx: click.Context, port: int, address: str, interval: float, no_disco
             static_peers=_static_peers(st),
             interval=interval,
             discover=not no_discovery,
+            upstream_interval=upstream_interval,
         )
         service.start()
         click.echo(
@@ -205,6 +225,138 @@ def sync_peer_remove(ctx: click.Context, url: str, operator: str | None) -> None
         with st.ledger.transaction():
             st.ledger.conn.execute("DELETE FROM sync_peers WHERE url = ?", (url.rstrip("/"),))
     click.echo(f"Peer {url} forgotten.")
+
+
+@sync.group("upstream")
+def sync_upstream() -> None:
+    """The head-office CouchDB this station pushes its events to (HTTPS, user and password)."""
+
+
+def _upstream_password(password_file: Path | None) -> str:
+    """From --password-file, else BOOTH_UPSTREAM_PASSWORD, else asked for (never an option:
+    a command line is visible to every user of the machine)."""
+    from sync.upstream import PASSWORD_ENV
+
+    if password_file is not None:
+        try:
+            return password_file.read_text().rstrip("\r\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadInput("password-file", f"cannot read {password_file}: {exc}") from None
+    if os.environ.get(PASSWORD_ENV):
+        return os.environ[PASSWORD_ENV]
+    password: str = click.prompt("Head-office password", hide_input=True)
+    return password
+
+
+@sync_upstream.command("set")
+@click.argument("url")
+@click.option("--user", required=True, help="The head office's user name for this hall.")
+@click.option(
+    "--password-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file holding the password (else BOOTH_UPSTREAM_PASSWORD, else asked for).",
+)
+@click.option(
+    "--ca-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="PEM certificate(s) of a private head-office CA (default: the system's CAs).",
+)
+@operator_option
+@click.pass_context
+def sync_upstream_set(
+    ctx: click.Context,
+    url: str,
+    user: str,
+    password_file: Path | None,
+    ca_file: Path | None,
+    operator: str | None,
+) -> None:
+    """Set the head-office database (https://HOST:PORT/DATABASE) and its credentials."""
+    from sync.upstream import SETTINGS_FILE, make_settings, read_ca_file, save_settings
+
+    ca_pem = read_ca_file(ca_file) if ca_file is not None else None
+    make_settings(url, user, "-", ca_pem)  # a bad URL is refused before the password is asked
+    with state(ctx).open_station() as st:
+        st.operator(operator, "manager")
+        settings = make_settings(url, user, _upstream_password(password_file), ca_pem)
+        save_settings(st.directory, settings)
+    click.echo(
+        f"Upstream {settings.url} as {settings.user} set "
+        f"(in {st.directory / SETTINGS_FILE}, readable by this account only)."
+    )
+
+
+@sync_upstream.command("push")
+@json_option
+@click.pass_context
+def sync_upstream_push(ctx: click.Context) -> None:
+    """Copy every event the head office lacks to it; returns when done."""
+    from sync.upstream import push
+
+    with state(ctx).open_station() as st:
+        result = push(st.ledger, _required_upstream(st), hall=st.config.hall)
+    emit(
+        ctx,
+        result.to_dict(),
+        f"Pushed {result.written} new of {result.examined} examined to {result.url} "
+        f"({result.bytes_sent} bytes sent); up to event {result.since} here."
+        + (" The database was created." if result.created else ""),
+    )
+
+
+@sync_upstream.command("status")
+@json_option
+@click.pass_context
+def sync_upstream_status(ctx: click.Context) -> None:
+    """The upstream's URL and user (never the password) and the last push."""
+    from sync.upstream import last_push, load_settings
+
+    with state(ctx).open_station() as st:
+        settings = load_settings(st.directory)
+        last = last_push(st.ledger, st.config.hall)
+        held = st.ledger.conn.execute("SELECT max(rowid) FROM events").fetchone()[0] or 0
+    data: dict[str, Any] = {
+        "upstream": settings.public() if settings else None,
+        "last_push": last,
+        "events_here_up_to": held,
+    }
+
+    def human() -> str:
+        if settings is None:
+            return "No upstream set ('booth sync upstream set URL --user NAME')."
+        lines = [f"Upstream {settings.url} as {settings.user} ({settings.public()['ca']} CA)"]
+        if last is None:
+            lines.append("  never pushed")
+        else:
+            lines.append(
+                f"  last push {last['at']}: {last['written']} new of {last['examined']} "
+                f"examined; up to event {last['since']} of {held} here"
+            )
+        return "\n".join(lines)
+
+    emit(ctx, data, human)
+
+
+@sync_upstream.command("remove")
+@operator_option
+@click.pass_context
+def sync_upstream_remove(ctx: click.Context, operator: str | None) -> None:
+    """Forget the upstream and its credentials (the head office keeps what it holds)."""
+    from sync.upstream import remove_settings
+
+    with state(ctx).open_station() as st:
+        st.operator(operator, "manager")
+        removed = remove_settings(st.directory)
+    click.echo("Upstream removed." if removed else "No upstream was set.")
+
+
+def _required_upstream(st: Station) -> UpstreamSettings:
+    from sync.upstream import load_settings
+
+    settings = load_settings(st.directory)
+    if settings is None:
+        raise BadInput("upstream", "no upstream set: 'booth sync upstream set URL --user NAME'")
+    return settings
 
 
 @click.command()

@@ -24,3 +24,12 @@ class BadDocument(BadInput):
 
     def __init__(self, message: str) -> None:
         super().__init__("doc", message)
+
+
+class UpstreamUnreachable(SyncError):
+    """The head-office CouchDB cannot be reached (refused connection, timeout, no route)."""
+
+
+class UpstreamRefused(SyncError):
+    """The head office refused us: its certificate does not verify, our credentials were
+    refused, or it answered an error."""

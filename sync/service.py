@@ -2,7 +2,8 @@
 
 The replicator pulls from every known peer (found by zeroconf or listed) every `interval`
 seconds and at once when a peer appears; a peer that fails is retried with backoff, and one that
-returns resyncs from its checkpoint by itself.
+returns resyncs from its checkpoint by itself. With a head-office upstream set (upstream.json), a
+thread of its own pushes to it every `upstream_interval` seconds, backing off while it fails.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact
 from sync.server import ReplicationServer
+from sync.upstream import UpstreamSettings, load_settings, push
 
 log = logging.getLogger("booth.sync")
+UPSTREAM_BACKOFF_LIMIT = 900.0  # seconds between tries while the head office keeps failing
 
 
 @dataclass
@@ -43,6 +46,7 @@ class SyncService:
     static_peers: list[str] = field(default_factory=list)
     interval: float = 5.0
     discover: bool = True
+    upstream_interval: float = 60.0
     write_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -79,6 +83,9 @@ class SyncService:
         self.port = self.server.server_address[1]
         self._spawn("booth-sync-server", self.server.serve_forever)
         self._spawn("booth-replicator", self._replicate_forever)
+        upstream = load_settings(st.directory)
+        if upstream is not None:
+            self._spawn("booth-upstream", lambda: self._push_forever(upstream))
         if self.discover:
             self.discovery = Discovery(
                 hall=st.config.hall,
@@ -168,6 +175,34 @@ class SyncService:
                         in_flight[state.url] = pool.submit(self._pull_one, state)
                 self._wake.wait(self.interval)
                 self._wake.clear()
+
+    def _push_forever(self, settings: UpstreamSettings) -> None:
+        # Its own connection: a push reads whole batches while the replicator applies others.
+        st = self.station
+        ledger = Ledger.open(
+            st.directory / LEDGER_FILE,
+            station=st.id,
+            key=None,
+            hall_public_key=st.config.hall_public_key,
+        )
+        failures = 0
+        try:
+            while not self._stop.is_set():
+                try:
+                    result = push(ledger, settings, hall=st.config.hall, stopping=self._stop.is_set)
+                    failures = 0
+                    if result.written:
+                        log.info("pushed %d new events to %s", result.written, settings.url)
+                except BoothError as error:
+                    failures += 1
+                    log.warning("upstream push failed (%d in a row): %s", failures, error.message)
+                except Exception:
+                    failures += 1
+                    log.exception("upstream push failed (%d in a row)", failures)
+                delay = self.upstream_interval * 2 ** min(failures, 10)
+                self._stop.wait(min(delay, max(self.upstream_interval, UPSTREAM_BACKOFF_LIMIT)))
+        finally:
+            ledger.close()
 
     def stop(self) -> None:
         self._stop.set()

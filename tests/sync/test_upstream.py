@@ -1,0 +1,484 @@
+"""The head-office upstream against pouchdb-server (express-pouchdb, PouchDB 7 in memory) behind
+Node's HTTPS server and HTTP basic auth: tests/sync/pouch/upstream.js. Its certificate is
+issued for 127.0.0.1 by a private CA made here, so the station must be given that CA.
+
+Needs node and `npm ci` in tests/sync/pouch (.ci/run).
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+import os
+import select
+import shutil
+import sqlite3
+import ssl
+import stat
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from pos.ledger import Event, Ledger
+from pos.services import sales
+from pos.services.station import LEDGER_FILE, Station
+from sync import docs
+from sync.service import SyncService
+from sync.upstream import SETTINGS_FILE, checkpoint_id
+from tests.conftest import Result, run_booth
+from tests.sync.conftest import ENVIRON, build_hall, free_port
+
+POUCH_DIR = Path(__file__).resolve().parent / "pouch"
+NODE = shutil.which("node")
+USER = "hall-pusher"
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def _needs_node() -> None:
+    if NODE is None or not (POUCH_DIR / "node_modules" / "pouchdb-server").is_dir():
+        reason = "needs node and `npm ci` in tests/sync/pouch (as .ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+# --- a private CA and the head office's certificate for 127.0.0.1 -----------------------------
+
+
+def _name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+
+
+def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+
+
+def make_tls(directory: Path) -> dict[str, Path]:
+    """ca.pem (a private head-office CA), and cert.pem/key.pem it issued for IP 127.0.0.1."""
+    directory.mkdir(parents=True)
+    now = datetime.now(UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(_name("Head Office Test CA"))
+        .issuer_name(_name("Head Office Test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=30))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                key_cert_sign=True,
+                crl_sign=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(
+            x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(_name("couch.head-office.test"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=30))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+        )
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = {name: directory / f"{name}.pem" for name in ("ca", "cert", "key")}
+    paths["ca"].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths["cert"].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths["key"].write_bytes(_pem_key(key))
+    return paths
+
+
+# --- the head office: upstream.js in Node ------------------------------------------------------
+
+
+class HeadOffice:
+    """tests/sync/pouch/upstream.js on 127.0.0.1, and a client of it with the right password."""
+
+    def __init__(self, tls: dict[str, Path], log: Path) -> None:
+        assert NODE is not None
+        self.ca = tls["ca"]
+        self.base = f"https://127.0.0.1:{free_port()}"
+        self._log = log.open("w")
+        self.log_path = log
+        self.process = subprocess.Popen(
+            [NODE, "upstream.js", self.base.rsplit(":", 1)[1], str(tls["cert"]), str(tls["key"])],
+            cwd=POUCH_DIR,
+            env={**os.environ, "UPSTREAM_USER": USER, "UPSTREAM_PASSWORD": PASSWORD},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 30)
+        line = self.process.stdout.readline() if ready else ""
+        if '"ready":true' not in line:
+            self.stop()
+            raise AssertionError(f"upstream.js did not start: {log.read_text()[-2000:]}")
+        self.context = ssl.create_default_context(cafile=str(self.ca))
+
+    def get(self, path: str) -> Any:
+        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        request = urllib.request.Request(
+            self.base + path, headers={"Authorization": f"Basic {token}"}
+        )
+        with urllib.request.urlopen(request, context=self.context, timeout=30) as response:
+            return json.loads(response.read())
+
+    def databases(self) -> list[str]:
+        names: list[str] = self.get("/_all_dbs")
+        return names
+
+    def revs(self, db: str) -> dict[str, str]:
+        answer = self.get(f"/{db}/_all_docs")
+        return {row["id"]: row["value"]["rev"] for row in answer["rows"]}
+
+    def requests(self) -> dict[str, int]:
+        counts: dict[str, int] = self.get("/_test/requests")
+        return counts
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self._log.close()
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return make_tls(tmp_path_factory.mktemp("head-office") / "tls")
+
+
+@pytest.fixture(scope="module")
+def office(tls: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeadOffice]:
+    server = HeadOffice(tls, tmp_path_factory.mktemp("head-office-log") / "upstream.log")
+    yield server
+    server.stop()
+
+
+# --- a hall, its booth station and the CLI -----------------------------------------------------
+
+
+class Done(Result):
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+
+@dataclass
+class Booth:
+    directory: Path
+
+    def __call__(self, *args: str, password: str | None = PASSWORD) -> Done:
+        env = {**ENVIRON, "BOOTH_OPERATOR": "M1"}
+        if password is not None:
+            env["BOOTH_UPSTREAM_PASSWORD"] = password
+        result = run_booth("--hall", str(self.directory), *args, env=env)
+        return Done(result.exit_code, result.stdout, result.stderr)
+
+    def sell(self, count: int) -> None:
+        with Station(self.directory, environ=ENVIRON) as st:
+            for _ in range(count):
+                sales.sell(st, "D-BOOTH-1", qty=1, operator="S1")
+
+    def events(self) -> dict[str, Event]:
+        ledger = self._ledger()
+        try:
+            return {docs.doc_id(e.origin, e.seq): e for e in ledger.events()}
+        finally:
+            ledger.conn.close()
+
+    def pushed_checkpoint(self) -> Any:
+        ledger = self._ledger()
+        try:
+            return ledger.conn.execute(
+                "SELECT doc FROM sync_local WHERE id LIKE 'booth-push:%'"
+            ).fetchone()
+        finally:
+            ledger.conn.close()
+
+    def _ledger(self) -> Ledger:
+        conn = sqlite3.connect(f"file:{self.directory / LEDGER_FILE}?mode=ro", uri=True)
+        return Ledger(conn, station="booth-1", key=None, hall_public_key="")
+
+
+@pytest.fixture
+def booth(tmp_path: Path) -> Booth:
+    """booth-1 of a small hall: its own sales and, relayed, the manager's events."""
+    built = build_hall(tmp_path, ["booth-1"])
+    station = Booth(built.stations["booth-1"])
+    station.sell(12)
+    with (
+        Station(station.directory, environ=ENVIRON) as st,
+        Station(built.stations["manager"], environ=ENVIRON) as manager,
+    ):
+        for _ in range(5):
+            sales.sell(manager, "D-MANAGER", qty=1, operator="S1")
+        applied, refused = st.ledger.apply_batch(list(manager.ledger.events()))
+        assert applied == 5 and not refused
+    return station
+
+
+def expected_revs(events: dict[str, Event]) -> dict[str, str]:
+    return {key: docs.rev_of(event.hash) for key, event in events.items()}
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_push_copies_every_event_once_then_only_new_ones(
+    booth: Booth, office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    url = f"{office.base}/hall-push"
+    result = booth("sync", "upstream", "set", url, "--user", USER, "--ca-file", str(tls["ca"]))
+    assert result.exit_code == 0, result.stderr
+    settings = booth.directory / SETTINGS_FILE
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert json.loads(settings.read_text())["password"] == PASSWORD
+
+    held = booth.events()
+    origins = {event.origin for event in held.values()}
+    assert origins == {"manager", "booth-1"}, "booth-1 relays the manager's events too"
+    first = booth("sync", "upstream", "push", "--json")
+    assert first.exit_code == 0, first.stderr
+    assert first.json["created"] is True
+    assert first.json["examined"] == first.json["written"] == len(held)
+    assert first.json["bytes_sent"] > 1000
+    assert office.revs("hall-push") == expected_revs(held)
+
+    # every document upstream is the event itself: it decodes, its hash and signature hold
+    with Station(booth.directory, environ=ENVIRON) as st:
+        stored = office.get("/hall-push/_all_docs?include_docs=true")["rows"]
+        assert len(stored) == len(held)
+        for row in stored:
+            event = docs.from_doc(row["doc"])
+            assert event == held[row["id"]]
+            key = st.ledger.public_key(event.origin)
+            assert key is not None and event.hash_matches() and event.signed_by(key)
+
+    # the checkpoint upstream, at this station's last event
+    hall_id = json.loads((booth.directory / "station.json").read_text())["hall"]
+    remote = office.get(f"/hall-push/_local/{checkpoint_id('booth-1', hall_id)}")
+    assert remote["since"] == first.json["since"] and remote["station"] == "booth-1"
+
+    # a second push examines nothing and writes nothing
+    bulk = office.requests().get("POST /hall-push/_bulk_docs", 0)
+    second = booth("sync", "upstream", "push", "--json")
+    assert second.exit_code == 0, second.stderr
+    assert (second.json["examined"], second.json["written"]) == (0, 0)
+    assert second.json["since"] == first.json["since"] and second.json["created"] is False
+    assert office.requests().get("POST /hall-push/_bulk_docs", 0) == bulk
+
+    # new sales: only they are sent
+    booth.sell(3)
+    third = booth("sync", "upstream", "push", "--json")
+    assert third.exit_code == 0, third.stderr
+    assert third.json["examined"] == third.json["written"] == 3
+    assert office.revs("hall-push") == expected_revs(booth.events())
+
+    status = booth("sync", "upstream", "status", "--json")
+    assert status.exit_code == 0, status.stderr
+    assert PASSWORD not in status.stdout
+    assert status.json["upstream"] == {"url": url, "user": USER, "ca": "private"}
+    assert status.json["last_push"]["since"] == third.json["since"]
+    assert status.json["last_push"]["written"] == 3
+    assert status.json["events_here_up_to"] == third.json["since"]
+    human = booth("sync", "upstream", "status")
+    assert url in human.stdout and USER in human.stdout and PASSWORD not in human.stdout
+
+
+def test_a_checkpoint_of_another_url_costs_a_recheck_not_a_copy(
+    booth: Booth, office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    """The checkpoint here belongs to the URL it was made for: after a change of URL the push
+    starts over, and `_revs_diff` keeps what the head office holds from being sent again."""
+    url = f"{office.base}/hall-recheck"
+    assert booth("sync", "upstream", "set", url, "--user", USER, "--ca-file", str(tls["ca"])).ok
+    assert booth("sync", "upstream", "push").exit_code == 0
+    # point it at a new database: everything is sent there; back to the first: nothing is
+    other = f"{office.base}/hall-recheck-2"
+    assert booth("sync", "upstream", "set", other, "--user", USER, "--ca-file", str(tls["ca"])).ok
+    moved = booth("sync", "upstream", "push", "--json")
+    assert moved.json["written"] == len(booth.events())
+    assert booth("sync", "upstream", "set", url, "--user", USER, "--ca-file", str(tls["ca"])).ok
+    back = booth("sync", "upstream", "push", "--json")
+    assert back.exit_code == 0, back.stderr
+    assert back.json["examined"] == len(booth.events()) and back.json["written"] == 0
+
+
+def test_a_wrong_password_is_refused_naming_the_user_and_nothing_moves(
+    booth: Booth, office: HeadOffice, tls: dict[str, Path], tmp_path: Path
+) -> None:
+    url = f"{office.base}/hall-refused"
+    wrong = tmp_path / "wrong-password"
+    wrong.write_text("not the password\n")
+    result = booth(
+        *("sync", "upstream", "set", url, "--user", USER),
+        *("--password-file", str(wrong), "--ca-file", str(tls["ca"])),
+        password=None,
+    )
+    assert result.exit_code == 0, result.stderr
+    assert json.loads((booth.directory / SETTINGS_FILE).read_text())["password"] == (
+        "not the password"
+    )
+    pushed = booth("sync", "upstream", "push", "--json")
+    assert pushed.exit_code == 3, pushed.stdout + pushed.stderr
+    assert f"refused the credentials for {USER} at {url}" in pushed.stderr
+    assert pushed.json["exit"] == 3
+    assert "hall-refused" not in office.databases()
+    assert booth.pushed_checkpoint() is None
+    status = booth("sync", "upstream", "status", "--json")
+    assert status.json["last_push"] is None and "not the password" not in status.stdout
+
+
+def test_the_head_office_certificate_must_verify(
+    booth: Booth, office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    url = f"{office.base}/hall-untrusted"
+    assert booth("sync", "upstream", "set", url, "--user", USER).exit_code == 0
+    pushed = booth("sync", "upstream", "push")
+    assert pushed.exit_code == 3, pushed.stderr
+    assert f"certificate at {url} does not verify" in pushed.stderr
+    assert "--ca-file" in pushed.stderr
+    assert "hall-untrusted" not in office.databases()
+    assert booth.pushed_checkpoint() is None
+
+    # the right CA but another name than the certificate's: refused too (check_hostname)
+    by_name = url.replace("127.0.0.1", "localhost")
+    assert booth("sync", "upstream", "set", by_name, "--user", USER, "--ca-file", str(tls["ca"])).ok
+    pushed = booth("sync", "upstream", "push")
+    assert pushed.exit_code == 3 and "does not verify" in pushed.stderr, pushed.stderr
+    assert "localhost" in pushed.stderr
+
+
+def test_bad_settings_are_refused_and_nothing_is_written(
+    booth: Booth, tls: dict[str, Path], tmp_path: Path
+) -> None:
+    settings = booth.directory / SETTINGS_FILE
+    for url in ("http://127.0.0.1:5984/hall", "https://127.0.0.1:6984", "ftp://x/hall"):
+        result = booth("sync", "upstream", "set", url, "--user", USER)
+        assert result.exit_code == 2, (url, result.stderr)
+        assert repr(url) in result.stderr
+    refused = booth("sync", "upstream", "set", "https://u:p@127.0.0.1/hall", "--user", USER)
+    assert refused.exit_code == 2 and "credentials" in refused.stderr
+    not_pem = tmp_path / "not.pem"
+    not_pem.write_text("hello")
+    bad_ca = booth(
+        "sync", "upstream", "set", "https://127.0.0.1/h", "--user", USER, "--ca-file", str(not_pem)
+    )
+    assert bad_ca.exit_code == 2 and str(not_pem) in bad_ca.stderr
+    empty_file = tmp_path / "empty-password"
+    empty_file.write_text("\n")
+    empty = booth(
+        *("sync", "upstream", "set", "https://127.0.0.1/h", "--user", USER),
+        *("--password-file", str(empty_file)),
+        password=None,
+    )
+    assert empty.exit_code == 2 and "password is empty" in empty.stderr
+    assert not settings.exists()
+
+    no_manager = run_booth(
+        *("--hall", str(booth.directory), "sync", "upstream", "set", "https://127.0.0.1/h"),
+        *("--user", USER, "--as", "S1"),
+        env={**ENVIRON, "BOOTH_UPSTREAM_PASSWORD": PASSWORD},
+    )
+    assert no_manager.exit_code == 1, no_manager.stderr
+    assert not settings.exists()
+
+    unset = booth("sync", "upstream", "push")
+    assert unset.exit_code == 2 and "no upstream set" in unset.stderr
+    assert booth("sync", "upstream", "status", "--json").json["upstream"] is None
+
+
+def test_an_unreachable_head_office_is_a_network_failure(
+    booth: Booth, tls: dict[str, Path]
+) -> None:
+    url = f"https://127.0.0.1:{free_port()}/hall"
+    assert booth("sync", "upstream", "set", url, "--user", USER).exit_code == 0
+    pushed = booth("sync", "upstream", "push")
+    assert pushed.exit_code == 3
+    assert f"the head office at {url} cannot be reached" in pushed.stderr
+    assert booth.pushed_checkpoint() is None
+
+    removed = booth("sync", "upstream", "remove")
+    assert removed.exit_code == 0 and "removed" in removed.stdout
+    assert not (booth.directory / SETTINGS_FILE).exists()
+    assert booth("sync", "upstream", "remove").stdout.strip() == "No upstream was set."
+
+
+def test_booth_serve_pushes_to_the_upstream_and_stops_cleanly(
+    booth: Booth, office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    url = f"{office.base}/hall-served"
+    assert booth("sync", "upstream", "set", url, "--user", USER, "--ca-file", str(tls["ca"])).ok
+    with Station(booth.directory, environ=ENVIRON) as st:
+        service = SyncService(st, port=0, discover=False, interval=600, upstream_interval=0.2)
+        service.start()
+        try:
+            held = booth.events()
+            deadline = time.monotonic() + 30
+            while "hall-served" not in office.databases() or office.revs("hall-served") != (
+                expected_revs(held)
+            ):
+                assert time.monotonic() < deadline, "booth serve did not push"
+                time.sleep(0.1)
+            # a sale while it serves reaches the head office at the next round
+            sales.sell(st, "D-BOOTH-1", qty=1, operator="S1")
+            held = booth.events()
+            while office.revs("hall-served") != expected_revs(held):
+                assert time.monotonic() < deadline, "the new sale was not pushed"
+                time.sleep(0.1)
+        finally:
+            service.stop()
+    assert not [t for t in service._threads if t.is_alive()]
