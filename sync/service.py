@@ -23,7 +23,7 @@ from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact
 from sync.server import ReplicationServer
-from sync.upstream import UpstreamSettings, load_settings, push
+from sync.upstream import Upstream, UpstreamSettings, load_settings, push
 
 log = logging.getLogger("booth.sync")
 UPSTREAM_BACKOFF_LIMIT = 900.0  # seconds between tries while the head office keeps failing
@@ -59,6 +59,7 @@ class SyncService:
         self.server: ReplicationServer | None = None
         self.ledger: Ledger | None = None
         self.discovery: Discovery | None = None
+        self.upstream: Upstream | None = None
         self.context = client_context(self.station.directory)
 
     def start(self) -> None:
@@ -85,6 +86,7 @@ class SyncService:
         self._spawn("booth-replicator", self._replicate_forever)
         upstream = load_settings(st.directory)
         if upstream is not None:
+            self.upstream = Upstream(upstream)
             self._spawn("booth-upstream", lambda: self._push_forever(upstream))
         if self.discover:
             self.discovery = Discovery(
@@ -189,11 +191,19 @@ class SyncService:
         try:
             while not self._stop.is_set():
                 try:
-                    result = push(ledger, settings, hall=st.config.hall, stopping=self._stop.is_set)
+                    result = push(
+                        ledger,
+                        settings,
+                        hall=st.config.hall,
+                        stopping=self._stop.is_set,
+                        upstream=self.upstream,
+                    )
                     failures = 0
                     if result.written:
                         log.info("pushed %d new events to %s", result.written, settings.url)
                 except BoothError as error:
+                    if self._stop.is_set():
+                        break  # aborted by stop()
                     failures += 1
                     log.warning("upstream push failed (%d in a row): %s", failures, error.message)
                 except Exception:
@@ -207,6 +217,8 @@ class SyncService:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
+        if self.upstream is not None:
+            self.upstream.abort()
         if self.discovery is not None:
             self.discovery.stop()
         if self.server is not None:

@@ -16,10 +16,11 @@ import base64
 import http.client
 import json
 import os
+import socket
 import ssl
 import threading
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,7 +37,7 @@ SETTINGS_FILE = "upstream.json"
 PASSWORD_ENV = "BOOTH_UPSTREAM_PASSWORD"
 BATCH = 500
 TIMEOUT = 60.0
-CONNECT_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 5.0  # within the service's 10 s to stop: a TCP connect cannot be aborted
 MAX_RESPONSE = 64 * 1024 * 1024
 
 
@@ -164,15 +165,17 @@ class Upstream:
 
     def _connection(self) -> http.client.HTTPSConnection:
         if self._conn is None:
+            connect = min(self.timeout, CONNECT_TIMEOUT)
             conn = http.client.HTTPSConnection(
-                self.host,
-                self.port,
-                timeout=min(self.timeout, CONNECT_TIMEOUT),
-                context=self.context,
+                self.host, self.port, timeout=connect, context=self.context
+            )
+            raw = socket.create_connection((self.host, self.port), connect)
+            # The handshake runs on a socket already in `conn`, so abort() can end it too.
+            conn.sock = self.context.wrap_socket(
+                raw, server_hostname=self.host, do_handshake_on_connect=False
             )
             self._conn = conn
-            conn.connect()
-            assert conn.sock is not None
+            conn.sock.do_handshake()
             conn.sock.settimeout(self.timeout)
         return self._conn
 
@@ -180,6 +183,15 @@ class Upstream:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    def abort(self) -> None:
+        """From another thread: end the request in progress at once (a service stopping)."""
+        conn = self._conn
+        if conn is not None and conn.sock is not None:
+            with suppress(OSError):  # already closed
+                # the plain socket's shutdown: the TLS one's would drop its state under the
+                # thread still using it
+                socket.socket.shutdown(conn.sock, socket.SHUT_RDWR)
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """(status, JSON answer) of `METHOD {database}{path}`; 401/403 and TLS failures raise."""
@@ -364,13 +376,15 @@ def push(
     lock: threading.Lock | None = None,
     batch: int = BATCH,
     stopping: Callable[[], bool] = lambda: False,
+    upstream: Upstream | None = None,
 ) -> PushResult:
     """Copy to the head office every event here it lacks, in batches; resumable.
 
     `lock` guards this ledger's connection when other threads share it; the network is never
-    waited on while it is held. `stopping` is asked between batches (a service shutting down)."""
+    waited on while it is held. `stopping` is asked between batches, and a service stopping
+    can `abort()` the `upstream` it passed in."""
     guard = lock or nullcontext()
-    upstream = Upstream(settings)
+    upstream = upstream or Upstream(settings)
     key = checkpoint_id(ledger.station, hall)
     result = PushResult(url=settings.url, station=ledger.station)
     try:

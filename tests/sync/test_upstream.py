@@ -13,6 +13,7 @@ import json
 import os
 import select
 import shutil
+import socket
 import sqlite3
 import ssl
 import stat
@@ -482,3 +483,22 @@ def test_booth_serve_pushes_to_the_upstream_and_stops_cleanly(
         finally:
             service.stop()
     assert not [t for t in service._threads if t.is_alive()]
+
+
+def test_booth_serve_stops_at_once_while_the_head_office_hangs(booth: Booth) -> None:
+    """A push waiting on a silent head office (TCP accepted, no TLS answer) must not hold up
+    the service's stop: stop() aborts the request in flight."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        url = f"https://127.0.0.1:{silent.getsockname()[1]}/hall"
+        assert booth("sync", "upstream", "set", url, "--user", USER).ok
+        with Station(booth.directory, environ=ENVIRON) as st:
+            service = SyncService(st, port=0, discover=False, interval=600, upstream_interval=60)
+            service.start()
+            time.sleep(1.0)  # the push is in its TLS handshake, waiting
+            started = time.monotonic()
+            service.stop()
+            assert time.monotonic() - started < 3.0
+    assert not [t for t in service._threads if t.is_alive()]
+    assert booth.pushed_checkpoint() is None
