@@ -29,6 +29,21 @@ def client_context(station_dir: Path) -> ssl.SSLContext:
     return context
 
 
+def _read_body(response: http.client.HTTPResponse) -> bytes:
+    """The body, or its first MAX_RESPONSE + 1 bytes. (`read(amt)` would allocate `amt` bytes
+    for every answer, however short.)"""
+    if response.length is not None and response.length <= MAX_RESPONSE:
+        return response.read()
+    chunks, size = [], 0
+    while size <= MAX_RESPONSE:
+        chunk = response.read1(1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 class Peer:
     """One peer's replication endpoint. Keeps one connection open; counts bytes on the wire."""
 
@@ -82,7 +97,7 @@ class Peer:
                 conn = self._connection()
                 conn.request(method, self.base + path, body=data, headers=headers)
                 response = conn.getresponse()
-                raw = response.read(MAX_RESPONSE + 1)
+                raw = _read_body(response)
                 break
             except ssl.SSLError as exc:
                 self.close()

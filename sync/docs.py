@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from json.encoder import encode_basestring
 from typing import Any
 
 from pos.ledger.events import Event
@@ -33,6 +34,23 @@ def to_doc(event: Event, *, revisions: bool = False) -> dict[str, Any]:
     if revisions:
         doc["_revisions"] = {"start": 1, "ids": [event.hash[:32]]}
     return doc
+
+
+def quoted(text: str) -> str:
+    """`text` as a JSON string."""
+    result: str = encode_basestring(text)
+    return result
+
+
+def doc_json(event: Event) -> str:
+    """`to_doc(event)` as JSON text, built around the stored canonical body text instead of
+    parsing and serializing it again (the server's cost per event in `_changes`)."""
+    return (
+        f'{{"_id":{quoted(doc_id(event.origin, event.seq))},"_rev":"{rev_of(event.hash)}",'
+        f'"origin":{quoted(event.origin)},"seq":{event.seq},"type":{quoted(event.kind)},'
+        f'"hlc":{quoted(event.hlc)},"prev":{quoted(event.prev)},"body":{event.body_json},'
+        f'"hash":{quoted(event.hash)},"sig":{quoted(event.sig)}}}'
+    )
 
 
 def from_doc(doc: Any) -> Event:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pos.ledger import Event, Ledger
+from pos.ledger.store import SignatureCheck
 from sync import docs
 from sync.client import Peer
 from sync.errors import PeerRefused
@@ -61,8 +62,9 @@ def pull(
     with guard:
         since = _read_checkpoint(ledger, key)
 
-    def fetch(after: int) -> tuple[list[Event], int, int]:
-        """One batch after `after`: its events, the peer's last_seq, and how many rows."""
+    def fetch(after: int, check: SignatureCheck) -> tuple[list[Event], list[bool], int, int]:
+        """One batch after `after`: its events, what `check` found of each, the peer's
+        last_seq, and how many rows."""
         changes = peer.request(
             "GET", f"/ledger/_changes?since={after}&limit={batch}&include_docs=true"
         )
@@ -70,7 +72,7 @@ def pull(
         if not isinstance(rows, list):
             raise PeerRefused(f"{peer.url} sent a malformed _changes answer")
         if not rows:
-            return [], after, 0
+            return [], [], after, 0
         events = [docs.from_doc(row.get("doc")) for row in rows if isinstance(row, dict)]
         try:
             last = int(changes.get("last_seq", rows[-1].get("seq", after)))
@@ -78,22 +80,28 @@ def pull(
             raise PeerRefused(f"{peer.url} sent a malformed last_seq") from None
         if last <= after:
             raise PeerRefused(f"{peer.url}: its _changes did not advance past {after}")
-        return events, last, len(rows)
+        return events, check(events), last, len(rows)
 
-    # The next batch is fetched and decoded while this one is applied (the network wait and
-    # SQLite's fsync overlap); only the fetching thread touches the peer's connection.
+    def checker() -> SignatureCheck:
+        with guard:
+            return ledger.signature_check()
+
+    # The next batch is fetched, decoded and its signatures checked (on every core) while this
+    # one is written: the network wait, the checks and SQLite's work overlap. Only the fetching
+    # thread touches the peer's connection.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
-        pending: Future[tuple[list[Event], int, int]] | None = fetcher.submit(fetch, since)
+        pending: Future[tuple[list[Event], list[bool], int, int]] | None = fetcher.submit(
+            fetch, since, checker()
+        )
         while pending is not None:
-            events, last, count = pending.result()
+            events, authentic, last, count = pending.result()
             if not count:
                 break
-            pending = fetcher.submit(fetch, last) if count >= batch else None
+            pending = fetcher.submit(fetch, last, checker()) if count >= batch else None
             result.received += len(events)
-            with guard:
-                applied, refusals = ledger.apply_batch(events)
-                with ledger.transaction():
-                    _write_checkpoint(ledger, key, last)
+            with guard, ledger.transaction():  # the batch and its checkpoint: one commit
+                applied, refusals = ledger.apply_batch(events, authentic=authentic)
+                _write_checkpoint(ledger, key, last)
             result.applied += applied
             result.refused += len(refusals)
             since = last

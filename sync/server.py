@@ -18,6 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -150,6 +151,13 @@ class ReplicationServer(ThreadingHTTPServer):
         return conn
 
 
+@dataclass(frozen=True)
+class RawJSON:
+    """An answer already encoded as JSON text."""
+
+    text: str
+
+
 class ReplicationHandler(BaseHTTPRequestHandler):
     server: ReplicationServer
     protocol_version = "HTTP/1.1"
@@ -223,7 +231,10 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             ) from None
 
     def _send(self, status: HTTPStatus, payload: Any) -> None:
-        data = json.dumps(payload, separators=(",", ":")).encode()
+        if isinstance(payload, RawJSON):
+            data = payload.text.encode()
+        else:
+            data = json.dumps(payload, separators=(",", ":")).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -364,23 +375,20 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         )
         from pos.ledger.events import Event
 
-        results = []
+        items = []
         for row in rows:
             event = Event(*row[1:])
-            item: dict[str, Any] = {
-                "seq": row[0],
-                "id": docs.doc_id(event.origin, event.seq),
-                "changes": [{"rev": docs.rev_of(event.hash)}],
-            }
+            item = (
+                f'{{"seq":{row[0]},"id":{docs.quoted(docs.doc_id(event.origin, event.seq))},'
+                f'"changes":[{{"rev":"{docs.rev_of(event.hash)}"}}]'
+            )
             if include:
-                item["doc"] = docs.to_doc(event)
-            results.append(item)
+                item += f',"doc":{docs.doc_json(event)}'
+            items.append(item + "}")
         last = rows[-1][0] if rows else since
-        return HTTPStatus.OK, {
-            "results": results,
-            "last_seq": last,
-            "pending": max(0, self._update_seq() - last),
-        }
+        pending = max(0, self._update_seq() - last)
+        text = f'{{"results":[{",".join(items)}],"last_seq":{last},"pending":{pending}}}'
+        return HTTPStatus.OK, RawJSON(text)
 
     def _held(self, ids: list[str]) -> dict[str, str]:
         """doc id -> rev of the events held here among `ids`."""

@@ -31,10 +31,14 @@ def _reject_floats(value: Any) -> None:
             _reject_floats(item)
 
 
+# One encoder for every call: json.dumps with options builds a new one each time.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> str:
     """One text for one value: sorted keys, no spaces, UTF-8, no floats."""
     _reject_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def event_digest(origin: str, seq: int, kind: str, hlc: str, prev: str, body: str) -> bytes:

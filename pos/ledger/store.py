@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -31,6 +31,8 @@ from pos.ledger.schema import migrations
 INTRODUCING_KINDS = frozenset({"HallCreated", "StationJoined"})
 
 _COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
+_REBUILD_CHUNK = 1000
+_CHECK_CHUNK = 128  # events a thread checks at a time
 
 
 def _row_to_event(row: tuple[Any, ...]) -> Event:
@@ -217,18 +219,26 @@ class Ledger:
             raise refusal.error() from None
         return True
 
-    def apply_batch(self, events: Iterable[Event]) -> tuple[int, list[IntegrityFailure]]:
+    def apply_batch(
+        self, events: Iterable[Event], *, authentic: Sequence[bool] | None = None
+    ) -> tuple[int, list[IntegrityFailure]]:
         """Apply many events in one transaction (one fsync). A refused event is recorded as an
         incident and skipped with the rest of its origin's events in the batch (they could not
         follow it); everything else is kept. Returns (new events, refusals).
 
-        Every check runs before its event writes anything, so a refusal has nothing to undo;
-        each origin's head is read once and then followed in memory."""
-        applied, refusals, blocked = 0, [], set()
+        `authentic` may carry what a `SignatureCheck` found for each event, computed off this
+        thread; an event it does not vouch for is checked here. Every check runs before
+        anything is written, so a refusal has nothing to undo; each origin's head is read once
+        and then followed in memory; the accepted events are then stored together."""
+        refusals: list[IntegrityFailure] = []
+        blocked: set[str] = set()
         incidents: list[tuple[str, Event, str]] = []
+        accepted: list[Event] = []
         batch = list(events)
-        authentic = self._verified_in_parallel(batch)
+        if authentic is None:
+            authentic = self.signature_check()(batch)
         heads: dict[str, tuple[int, str]] = {}
+        introduced: dict[str, PublicKey] = {}
         with self.transaction():
             for event, verified in zip(batch, authentic, strict=True):
                 if event.origin in blocked:
@@ -240,51 +250,44 @@ class Ledger:
                         if held is not None and held.hash == event.hash:
                             continue  # already held: applying twice changes nothing
                         if not verified:
-                            self._check_authentic(event)
+                            self._check_authentic(event, introduced)
                         held_hash = held.hash if held else "?"
                         raise _Refusal("fork", f"held hash {held_hash}", event)
                     if not verified:  # re-check here, to refuse it with the exact reason
-                        self._check_authentic(event)
+                        self._check_authentic(event, introduced)
                     if event.seq != head[0] + 1:
                         raise _Refusal("gap", f"it follows seq {head[0]} of its origin", event)
                     if event.prev != head[1]:
                         raise _Refusal(
                             "fork", f"prev {event.prev} but the head is {head[1]}", event
                         )
-                    self._store(event, strict=False)
                     heads[event.origin] = (event.seq, event.hash)
-                    applied += 1
+                    accepted.append(event)
                 except _Refusal as refusal:
                     blocked.add(event.origin)
                     incidents.append((refusal.kind, event, refusal.detail))
                     refusals.append(refusal.error())
+            self._store_many(accepted)
         for kind, event, detail in incidents:
             self._record_incident(kind, event, detail)
-        return applied, refusals
+        return len(accepted), refusals
 
-    def _verified_in_parallel(self, batch: list[Event]) -> list[bool]:
-        """Hash and signature of each event whose origin's key is already known, checked on
-        every core (signature checks dominate a pull's cost; PyNaCl releases the GIL)."""
-        keys = {origin: self.public_key(origin) for origin in {e.origin for e in batch}}
+    def signature_check(self) -> SignatureCheck:
+        """A check of hashes and signatures against the keys held now, safe to run on any
+        thread (it holds no connection)."""
+        rows = self.conn.execute("SELECT station, public_key FROM p_stations").fetchall()
+        return SignatureCheck({station: PublicKey(key) for station, key in rows})
 
-        def check(chunk: list[Event]) -> list[bool]:
-            out = []
-            for event in chunk:
-                key = keys[event.origin]
-                out.append(key is not None and event.hash_matches() and event.signed_by(key))
-            return out
-
-        size = 128
-        chunks = [batch[i : i + size] for i in range(0, len(batch), size)]
-        if len(chunks) < 2:
-            return [ok for chunk in chunks for ok in check(chunk)]
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            return [ok for result in pool.map(check, chunks) for ok in result]
-
-    def _check_authentic(self, event: Event) -> None:
+    def _check_authentic(
+        self, event: Event, introduced: dict[str, PublicKey] | None = None
+    ) -> None:
+        """Hash and signature, refused with the reason. `introduced` holds the keys of origins
+        introduced earlier in the same batch (not yet in p_stations) and learns new ones."""
         if not event.hash_matches():
             raise _Refusal("bad-hash", "its hash does not match its content", event)
-        key = self._public_key(event)
+        key = (introduced or {}).get(event.origin) or self._public_key(event)
+        if introduced is not None:
+            introduced[event.origin] = key
         if not event.signed_by(key):
             raise _Refusal("bad-signature", "its signature does not verify", event)
 
@@ -358,6 +361,32 @@ class Ledger:
         except sqlite3.Error as exc:
             raise _storage_error(exc) from None
 
+    def _store_many(self, events: list[Event]) -> None:
+        """Store other stations' events, already checked, and project them in order."""
+        if not events:
+            return
+        newest: dict[str, tuple[int, str]] = {}
+        for event in events:
+            seq, stamp = newest.get(event.origin, (0, ""))
+            newest[event.origin] = (max(seq, event.seq), max(stamp, event.hlc))
+        try:
+            self.conn.executemany(
+                f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (e.origin, e.seq, e.kind, e.hlc, e.prev, e.body_json, e.hash, e.sig)
+                    for e in events
+                ],
+            )
+            self.conn.executemany(
+                "INSERT INTO origin_heads VALUES (?, ?, ?) ON CONFLICT (origin) DO UPDATE SET "
+                "last_seq = max(last_seq, excluded.last_seq), "
+                "last_hlc = max(last_hlc, excluded.last_hlc)",
+                [(origin, seq, stamp) for origin, (seq, stamp) in newest.items()],
+            )
+            self.projections.apply_many(self.conn, events)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc) from None
+
     # --- projections -------------------------------------------------------------------------
 
     def rebuild(self) -> int:
@@ -374,9 +403,15 @@ class Ledger:
             for table in existing:
                 self.conn.execute(f"DROP TABLE {table}")
             self.projections.create(self.conn)
+            chunk: list[Event] = []
             for event in self.events():
-                self.projections.apply(self.conn, event, strict=False)
-                count += 1
+                chunk.append(event)
+                if len(chunk) == _REBUILD_CHUNK:
+                    self.projections.apply_many(self.conn, chunk)
+                    count += len(chunk)
+                    chunk = []
+            self.projections.apply_many(self.conn, chunk)
+            count += len(chunk)
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta VALUES ('projections', ?)",
                 (self.projections.fingerprint,),
@@ -405,6 +440,29 @@ class _Refusal(Exception):
         return IntegrityFailure(
             f"refused event {self.event.origin}:{self.event.seq} ({self.event.kind}): {self.detail}"
         )
+
+
+class SignatureCheck:
+    """Hashes and signatures of a batch checked on every core (signature checks dominate a
+    pull's cost and PyNaCl releases the GIL). False means "not vouched for": a bad event, or an
+    origin whose key was not known when the check was made; `apply_batch` checks those itself."""
+
+    def __init__(self, keys: dict[str, PublicKey]) -> None:
+        self._keys = keys
+
+    def _chunk(self, events: list[Event]) -> list[bool]:
+        out = []
+        for event in events:
+            key = self._keys.get(event.origin)
+            out.append(key is not None and event.hash_matches() and event.signed_by(key))
+        return out
+
+    def __call__(self, batch: Sequence[Event]) -> list[bool]:
+        chunks = [list(batch[i : i + _CHECK_CHUNK]) for i in range(0, len(batch), _CHECK_CHUNK)]
+        if len(chunks) < 2:
+            return [ok for chunk in chunks for ok in self._chunk(chunk)]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            return [ok for result in pool.map(self._chunk, chunks) for ok in result]
 
 
 def certified_key(event: Event, hall_public_key: str) -> PublicKey:

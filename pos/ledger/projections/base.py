@@ -5,14 +5,50 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pos.ledger.events import Event
 
 EVERY_EVENT = "*"  # a handler key that receives every event, whatever its kind
 
 Handler = Callable[[sqlite3.Connection, Event, dict[str, Any]], None]
+
+T = TypeVar("T")
+
+# Reads that handlers repeat for every event of a batch (the hall's time zone, a session's
+# state), kept while `apply_many` projects one batch. A handler that writes what such a read
+# returns forgets it.
+_MEMO: ContextVar[dict[str, Any] | None] = ContextVar("projection_memo", default=None)
+
+
+TIME_ZONE = "time_zone"  # memo keys
+
+
+def session_state_key(session: str) -> str:
+    return f"session-state:{session}"
+
+
+def remembered(key: str, read: Callable[[], T]) -> T:
+    """`read()`, done once per batch being projected (every time outside a batch)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return read()
+    if key not in memo:
+        memo[key] = read()
+    value: T = memo[key]
+    return value
+
+
+def forget(key: str) -> None:
+    memo = _MEMO.get()
+    if memo is not None:
+        memo.pop(key, None)
+
+
+# What a handler raises on a body it cannot project (a missing or mistyped field).
+_HANDLER_FAILURES = (KeyError, TypeError, ValueError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -77,7 +113,7 @@ class ProjectionSet:
             try:
                 for handler in handlers:
                     handler(conn, event, body)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            except _HANDLER_FAILURES as exc:
                 conn.execute("ROLLBACK TO SAVEPOINT project_event")
                 conn.execute(
                     "INSERT INTO p_projection_errors VALUES (?, ?, ?, ?)",
@@ -86,3 +122,23 @@ class ProjectionSet:
             conn.execute("RELEASE SAVEPOINT project_event")
         for handler in every:
             handler(conn, event, body)
+
+    def apply_many(self, conn: sqlite3.Connection, events: list[Event]) -> None:
+        """Project other stations' events (or a rebuild's) in order, as `apply(strict=False)`
+        would one by one, with one savepoint for the whole list: a handler failing is rare, so
+        only then is the list undone and projected again event by event."""
+        if not events:
+            return
+        conn.execute("SAVEPOINT project_many")
+        token = _MEMO.set({})
+        try:
+            for event in events:
+                self.apply(conn, event, strict=True)
+        except _HANDLER_FAILURES:
+            conn.execute("ROLLBACK TO SAVEPOINT project_many")
+            _MEMO.set({})  # what was read may have been rolled back
+            for event in events:
+                self.apply(conn, event, strict=False)
+        finally:
+            _MEMO.reset(token)
+        conn.execute("RELEASE SAVEPOINT project_many")

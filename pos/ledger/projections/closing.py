@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from pos.ledger.events import Event
-from pos.ledger.projections.base import EVERY_EVENT, Projection
+from pos.ledger.projections.base import EVERY_EVENT, Projection, remembered, session_state_key
 
 SCHEMA = """
 CREATE TABLE p_close_markers (
@@ -55,7 +55,12 @@ def _late(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     session = body.get("session")
     if not isinstance(session, str) or event.kind in _NOT_LATE:
         return
-    row = conn.execute("SELECT state FROM p_sessions WHERE session = ?", (session,)).fetchone()
+    row = remembered(
+        session_state_key(session),
+        lambda: conn.execute(
+            "SELECT state FROM p_sessions WHERE session = ?", (session,)
+        ).fetchone(),
+    )
     if row is not None and row[0] == "closed":
         conn.execute(
             "INSERT OR IGNORE INTO p_late_events VALUES (?, ?, ?, ?, ?)",

@@ -12,7 +12,7 @@ from typing import Any
 from pos.domain.canonical import canonical_json
 from pos.domain.flare import flare_to_dict, parse_flare
 from pos.ledger.events import Event
-from pos.ledger.projections.base import Projection
+from pos.ledger.projections.base import Projection, forget, session_state_key
 
 SCHEMA = """
 CREATE TABLE p_deals (
@@ -190,6 +190,7 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
 
 
 def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    forget(session_state_key(body["session"]))
     # The same session opened on two stations while apart is one session: the first stamp wins.
     conn.execute(
         "INSERT INTO p_sessions (session, game_date, number, opened_hlc, opened_by, opened_on, "
@@ -212,6 +213,7 @@ def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]
 
 
 def _session_closed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    forget(session_state_key(body["session"]))
     conn.execute(
         "UPDATE p_sessions SET state = 'closed', closed_hlc = coalesce(min(closed_hlc, ?), ?), "
         "closed_by = coalesce(closed_by, ?) WHERE session = ?",

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from pos.ledger.events import Event
-from pos.ledger.projections.base import Projection
+from pos.ledger.projections.base import TIME_ZONE, Projection, forget
 
 SCHEMA = """
 CREATE TABLE p_hall (
@@ -31,6 +31,7 @@ CREATE TABLE p_projection_errors (
 
 
 def _hall_created(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    forget(TIME_ZONE)
     conn.execute(
         "INSERT OR REPLACE INTO p_hall VALUES (?, ?, ?, ?, ?, ?, ?)",
         (

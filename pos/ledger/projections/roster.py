@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from pos.domain.hlc import Stamp
 from pos.ledger.events import Event
-from pos.ledger.projections.base import Projection
+from pos.ledger.projections.base import TIME_ZONE, Projection, remembered
 
 SCHEMA = """
 CREATE TABLE p_shifts (
@@ -53,7 +53,7 @@ def _zone(name: str) -> ZoneInfo:
 
 
 def _hall_day(conn: sqlite3.Connection, event: Event) -> str:
-    row = conn.execute("SELECT time_zone FROM p_hall").fetchone()
+    row = remembered(TIME_ZONE, lambda: conn.execute("SELECT time_zone FROM p_hall").fetchone())
     instant = Stamp.parse(event.hlc).instant
     return (instant.astimezone(_zone(row[0])) if row else instant).date().isoformat()
 
