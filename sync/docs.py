@@ -11,6 +11,7 @@ from typing import Any
 from pos.ledger.events import Event
 from sync.errors import BadDocument
 
+MAX_SEQ = 10**12  # an id spells seq in 12 digits
 FIELDS = ("origin", "seq", "type", "hlc", "prev", "body", "hash", "sig")
 
 
@@ -59,8 +60,12 @@ def from_doc(doc: Any) -> Event:
     missing = [field for field in FIELDS if field not in doc]
     if missing:
         raise BadDocument(f"{str(doc.get('_id'))[:80]!r} lacks {', '.join(missing)}")
-    if not isinstance(doc["body"], dict) or not isinstance(doc["seq"], int):
-        raise BadDocument(f"{str(doc.get('_id'))[:80]!r} has a malformed body or seq")
+    if not isinstance(doc["body"], dict):
+        raise BadDocument(f"{str(doc.get('_id'))[:80]!r} has a malformed body")
+    seq = doc["seq"]
+    if type(seq) is not int or not 1 <= seq < MAX_SEQ:
+        origin = str(doc.get("origin"))[:80]
+        raise BadDocument(f"an event of {origin!r}: seq {str(seq)[:40]} is not 1..{MAX_SEQ - 1}")
     for field in ("origin", "type", "hlc", "prev", "hash", "sig"):
         if not isinstance(doc[field], str) or len(doc[field]) > 256:
             raise BadDocument(f"{str(doc.get('_id'))[:80]!r}: field {field} is malformed")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pos.domain.canonical import canonical_json
 from pos.ledger.events import Event
 from sync import docs
+from sync.errors import BadDocument
 
 texts = st.text(max_size=40)
 bodies = st.recursive(
@@ -39,3 +41,12 @@ def test_doc_json_is_to_doc(
 def test_quoted_escapes_what_json_must() -> None:
     for text in ['a"b', "back\\slash", "line\nbreak", "\x00", "é€😀"]:
         assert json.loads(docs.quoted(text)) == text
+
+
+def test_a_seq_outside_what_an_id_can_spell_is_refused() -> None:
+    event = Event("booth-1", 1, "Tick", "0", "0" * 64, "{}", "0" * 64, "")
+    for seq in (0, -1, 10**12, True, 1.0, "1"):
+        doc = json.loads(docs.doc_json(event)) | {"seq": seq}
+        del doc["_id"]
+        with pytest.raises(BadDocument, match="seq"):
+            docs.from_doc(doc)

@@ -425,7 +425,7 @@ def _huge_seq(hall: Hall) -> bytes:
     [
         ("GET", "/ledger/_all_docs?keys=[oops", None, "keys: not JSON"),
         ("POST", "/ledger/_revs_diff", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-        ("POST", "/ledger/_bulk_docs", _huge_seq, "malformed request"),
+        ("POST", "/ledger/_bulk_docs", _huge_seq, "is not 1..999999999999"),
     ],
     ids=["keys-not-json", "deep-nesting", "seq-beyond-sqlite"],
 )
