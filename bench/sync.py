@@ -119,6 +119,12 @@ def cached(events: int, *, rebuild: bool) -> tuple[Path, dict[str, Any]]:
 # --- stations, pouchdb-server and PouchDB in their processes ---------------------------------
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a running process has used (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -145,6 +151,9 @@ class Process:
                 self.stop()
                 raise RuntimeError(f"{argv[:3]} did not start: {log.read_text()[-2000:]}")
             time.sleep(0.05)
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.process.pid)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -268,15 +277,17 @@ def station_tls(directory: Path) -> dict[str, str]:
 # --- 1. replicating N events -----------------------------------------------------------------
 
 
-def booth_replication(source: Path, target: Path, url: str) -> dict[str, Any]:
+def booth_replication(source: Path, target: Path, url: str, server: Process) -> dict[str, Any]:
     """The new station pulls everything with Booth's replicator; returns the figures."""
     before, _ = event_set(target)
     with Station(target, environ=ENVIRON) as st:
         peer = Peer(url, client_context(target))
         try:
+            served, used = server.cpu_seconds(), time.process_time()
             started = time.perf_counter()
             result = replicator.pull(st.ledger, peer)
             seconds = time.perf_counter() - started
+            used, served = time.process_time() - used, server.cpu_seconds() - served
         finally:
             peer.close()
     if event_set(target) != event_set(source):
@@ -290,13 +301,23 @@ def booth_replication(source: Path, target: Path, url: str) -> dict[str, Any]:
         "seconds": seconds,
         "rate": result.applied / seconds,
         "bytes_received": result.bytes_received,
+        "cpu_client_s": used,
+        "cpu_server_s": served,
     }
 
 
 def pouch_replication(
-    pouch: Pouch, url: str, db: str, *, batch: int = BATCH, **remote: Any
+    pouch: Pouch,
+    url: str,
+    db: str,
+    server: Process,
+    *,
+    batch: int = BATCH,
+    **remote: Any,
 ) -> dict[str, Any]:
+    served, used = server.cpu_seconds(), cpu_seconds(pouch.process.pid)
     answer = pouch.ask("pull", url=url, db=db, batch_size=batch, **remote)
+    used, served = cpu_seconds(pouch.process.pid) - used, server.cpu_seconds() - served
     if answer["doc_write_failures"] or answer["status"] != "complete":
         raise RuntimeError(f"PouchDB replication failed: {answer}")
     pouch.ask("destroy", db=db)
@@ -305,6 +326,8 @@ def pouch_replication(
         "seconds": answer["seconds"],
         "rate": answer["docs_written"] / answer["seconds"],
         "requests": answer["requests"],
+        "cpu_client_s": used,
+        "cpu_server_s": served,
     }
 
 
@@ -323,6 +346,7 @@ def replicate(
         "pouchdb": [],
         "pouchdb_defaults": [],
         "pouch_booth": [],
+        "signature_check": [{"us_per_event": signature_cost(source)}],
     }
     opened: list[Process] = []
     pouch = Pouch(work / "pouch.log")
@@ -339,21 +363,26 @@ def replicate(
             if run:
                 shutil.rmtree(target)
                 shutil.copytree(pristine, target)
-            booth = booth_replication(source, target, url)
+            booth = booth_replication(source, target, url, server)
             figures["booth"].append(booth)
             line(f"run {run + 1}: Booth replicator <- booth serve (TLS)", booth)
-            pouchdb = pouch_replication(pouch, couch_url, f"couch-{run}", fetch="pouchdb")
+            pouchdb = pouch_replication(pouch, couch_url, f"couch-{run}", couch, fetch="pouchdb")
             figures["pouchdb"].append(pouchdb)
             line(f"run {run + 1}: PouchDB <- pouchdb-server (HTTP)", pouchdb)
             if defaults:
                 slow = pouch_replication(
-                    pouch, couch_url, f"couch-d-{run}", batch=POUCH_DEFAULT_BATCH, fetch="pouchdb"
+                    pouch,
+                    couch_url,
+                    f"couch-d-{run}",
+                    couch,
+                    batch=POUCH_DEFAULT_BATCH,
+                    fetch="pouchdb",
                 )
                 figures["pouchdb_defaults"].append(slow)
                 line(f"run {run + 1}: PouchDB <- pouchdb-server, batches of 100", slow)
             if from_booth:
                 tls = station_tls(target)
-                mixed = pouch_replication(pouch, url + "/ledger", f"booth-{run}", tls=tls)
+                mixed = pouch_replication(pouch, url + "/ledger", f"booth-{run}", server, tls=tls)
                 figures["pouch_booth"].append(mixed)
                 line(f"run {run + 1}: PouchDB <- booth serve (TLS)", mixed)
     finally:
@@ -363,12 +392,30 @@ def replicate(
     return figures
 
 
+def cpu_per_doc(figures: dict[str, Any]) -> float:
+    """CPU microseconds per document, both sides together."""
+    return float((figures["cpu_client_s"] + figures["cpu_server_s"]) / figures["docs"] * 1e6)
+
+
 def line(label: str, figures: dict[str, Any]) -> None:
     print(
         f"  {label:<44} {figures['docs']:>9,} docs in {figures['seconds']:7.2f} s  "
-        f"{figures['rate']:>9,.0f} docs/s",
+        f"{figures['rate']:>9,.0f} docs/s  CPU {cpu_per_doc(figures):5.0f} us/doc "
+        f"(client {figures['cpu_client_s']:.1f} s, server {figures['cpu_server_s']:.1f} s)",
         flush=True,
     )
+
+
+def signature_cost(source: Path, sample: int = 5000) -> float:
+    """Microseconds one core takes to check one event's hash and Ed25519 signature (PyNaCl,
+    libsodium): the one cost per event no change to Booth's own code can remove."""
+    with Station(source, environ=ENVIRON) as st:
+        events = list(st.ledger.events(limit=sample))
+        check = st.ledger.signature_check()
+    started = time.process_time()
+    for event in events:
+        check([event])
+    return (time.process_time() - started) / len(events) * 1e6
 
 
 # --- 2. the idle round -----------------------------------------------------------------------
@@ -544,7 +591,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  (PouchDB, its default batches of 100: {slow:,.0f} docs/s: {booth / slow:.2f}x)")
     if runs["pouch_booth"]:
         print(f"  (PouchDB from the Booth station: {median_rate(runs['pouch_booth']):,.0f} docs/s)")
-    record["replication"] = {**runs, "ratio": ratio, "source": manifest}
+    cores = os.cpu_count() or 1
+    cost = statistics.median(cpu_per_doc(run) for run in runs["booth"])
+    signature = runs["signature_check"][0]["us_per_event"]
+    ceiling = cores * 1e6 / cost
+    print(
+        f"  Booth's CPU per event, client and server together: {cost:.0f} us, of which "
+        f"{signature:.0f} us checking its signature (one core, libsodium); at that cost "
+        f"{cores} cores fully busy replicate at most {ceiling:,.0f} events/s = "
+        f"{ceiling / pouchdb:.2f}x PouchDB"
+    )
+    record["replication"] = {**runs, "ratio": ratio, "source": manifest, "ceiling": ceiling}
 
     if not args.skip_idle:
         hall, manifest = cached(args.idle_events, rebuild=args.rebuild)
