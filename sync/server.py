@@ -38,7 +38,10 @@ DB_NAME = "ledger"
 MAX_BODY = 32 * 1024 * 1024
 MAX_BATCH = 10_000
 SOCKET_TIMEOUT = 30.0  # a read or write that waits longer ends the connection
-REQUEST_TIMEOUT = 120.0  # the TLS handshake, or one request's headers and body, must arrive
+REQUEST_TIMEOUT = 120.0  # one request's headers and body must arrive within this
+# A hall's station completes its handshake in milliseconds; anyone slower holds a connection
+# slot without having shown a certificate, so is cut sooner.
+HANDSHAKE_TIMEOUT = 10.0
 MAX_CONNECTIONS = 64
 LONGPOLL_MAX = 60.0
 _COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
@@ -79,6 +82,7 @@ class ReplicationServer(ThreadingHTTPServer):
         tls: bool = True,
         socket_timeout: float = SOCKET_TIMEOUT,
         request_timeout: float = REQUEST_TIMEOUT,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
         station_view: Station | None = None,
     ) -> None:
@@ -91,6 +95,7 @@ class ReplicationServer(ThreadingHTTPServer):
         self.uuid = hashlib.sha256(f"{hall}:{station}".encode()).hexdigest()[:32]
         self.socket_timeout = socket_timeout
         self.request_timeout = request_timeout
+        self.handshake_timeout = min(handshake_timeout, request_timeout)
         self.slots = threading.BoundedSemaphore(max_connections)
         self.local = threading.local()
         self.refused: deque[str] = deque(maxlen=1000)  # the latest: a flood cannot grow it
@@ -173,8 +178,9 @@ class ReplicationHandler(BaseHTTPRequestHandler):
     # --- plumbing -----------------------------------------------------------------------------
 
     def setup(self) -> None:
-        self.request.settimeout(self.server.socket_timeout)  # StreamRequestHandler keeps it
-        self.server.set_deadline(self.request, self.server.request_timeout)
+        limit = self.server.handshake_timeout
+        self.request.settimeout(min(self.server.socket_timeout, limit))
+        self.server.set_deadline(self.request, limit)
         started = time.monotonic()
         super().setup()
         if isinstance(self.connection, ssl.SSLSocket):
@@ -182,12 +188,13 @@ class ReplicationHandler(BaseHTTPRequestHandler):
                 self.connection.do_handshake()
             except (ssl.SSLError, OSError) as exc:
                 reason = str(exc) or type(exc).__name__
-                if time.monotonic() - started >= self.server.request_timeout:
-                    reason = f"no TLS handshake within {self.server.request_timeout}s ({reason})"
+                if time.monotonic() - started >= limit:
+                    reason = f"no TLS handshake within {limit}s ({reason})"
                 self.server.refused.append(f"{self.client_address[0]}: {reason}")
                 log.warning("refused %s: TLS handshake failed: %s", self.client_address[0], reason)
                 self.close_connection = True
                 raise ConnectionAbortedError from None
+        self.request.settimeout(self.server.socket_timeout)  # StreamRequestHandler keeps it
 
     def handle_one_request(self) -> None:
         self.server.set_deadline(self.request, self.server.request_timeout)

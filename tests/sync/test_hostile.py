@@ -565,6 +565,28 @@ def test_a_stalled_or_trickled_handshake_is_cut(served: Served) -> None:
     assert all("timed out" in entry for entry in refused), refused
 
 
+def test_a_slow_handshake_is_cut_sooner_than_a_slow_request(
+    hall: Hall, serve: Callable[..., Served]
+) -> None:
+    """Without a certificate shown, a connection keeps its slot for the handshake's limit only,
+    however patient the server is with stations that have shown one."""
+    served = serve(socket_timeout=6.0, request_timeout=6.0, handshake_timeout=1.0)
+    with socket.create_connection(("127.0.0.1", served.port)) as sock:
+        assert 0.8 < until_cut(sock) < 2.5
+    with socket.create_connection(("127.0.0.1", served.port)) as sock:
+        assert 0.8 < until_cut(sock, client_hello()) < 2.5
+    context = client_context(hall.stations["booth-1"])
+    conn = http.client.HTTPSConnection("127.0.0.1", served.port, context=context, timeout=10)
+    try:
+        conn.request("GET", "/ledger")
+        conn.getresponse().read()
+        time.sleep(2.0)  # idle past the handshake's limit on an authenticated connection
+        conn.request("GET", "/ledger")
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+
+
 def test_connections_above_the_limit_are_refused_while_the_others_work(
     hall: Hall, serve: Callable[..., Served]
 ) -> None:
