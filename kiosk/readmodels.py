@@ -95,6 +95,17 @@ def exceptions(st: Station) -> list[dict[str, Any]]:
                 "ref": flag["exception"],
             }
         )
+    for serial, ticket, detail, stamp in st.ledger.conn.execute(
+        "SELECT serial, ticket, detail, hlc FROM p_paid_twice ORDER BY hlc DESC"
+    ):
+        found.append(
+            {
+                "kind": "paid-twice",
+                "subject": f"{serial}/{ticket}",
+                "detail": detail,
+                "hlc": stamp,
+            }
+        )
     for badge, serial, day, reason in st.ledger.conn.execute(
         "SELECT badge, serial, day, reason FROM p_block_exceptions ORDER BY day DESC"
     ):

@@ -293,6 +293,14 @@ def _exceptions(st: Station, sc: Scope) -> list[dict[str, Any]]:
             [sc.day.isoformat()],
         )
     ]
+    items += [
+        {"kind": "paid-twice-after-sync", "origin": r[0], "detail": r[1]}
+        for r in st.ledger.conn.execute(
+            "SELECT second_origin, detail FROM p_paid_twice WHERE hlc >= ? AND hlc < ? "
+            "ORDER BY hlc",
+            (sc.low, sc.high),
+        )
+    ]
     ss = sc.sessions
     items += [
         {

@@ -27,6 +27,7 @@ from pos.errors import RuleRefused
 from pos.ledger.verify import verify
 from pos.services import replicate, sales, winners
 from pos.services.ownership import acquire_deal, release_deal
+from pos.services.reports import day_report
 from pos.services.station import Station
 from tests.sync import netns
 from tests.sync.conftest import build_hall
@@ -328,3 +329,32 @@ def test_converged_stations_name_the_same_holder(tmp_path: Path) -> None:
             for st in sts
         }
     assert len(set(holders.values())) == 1, holders
+
+
+def test_a_ticket_paid_on_both_sides_of_a_cut_is_shown_after_the_merge(tmp_path: Path) -> None:
+    """booth-3 is alive behind a cut while a manager forces its deal to booth-1: both pay the
+    same winner. Neither could refuse; once merged, every station shows the pair, once."""
+    hall = build_hall(tmp_path, ["booth-1", "booth-3"])
+    names = ["manager", "booth-1", "booth-3"]
+    with contextlib.ExitStack() as stack:
+        sts = [stack.enter_context(Station(hall.stations[n], environ=NOW)) for n in names]
+        sales.sell(sts[2], "D-BOOTH-3", qty="5", operator="S1")
+        exchange(*sts)
+        acquire_deal(
+            sts[1], "D-BOOTH-3", bin_name="drawer-7", operator="M1", force_reason="booth-3 silent"
+        )
+        assert pays(sts[1], "D-BOOTH-3/0007/500") and pays(sts[2], "D-BOOTH-3/0007/500")
+        exchange(*sts)
+        exchange(*sts)  # applying again changes nothing
+        found = [
+            st.ledger.conn.execute(
+                "SELECT serial, ticket, first_origin, second_origin, amount FROM p_paid_twice"
+            ).fetchall()
+            for st in sts
+        ]
+        report = day_report(sts[0])
+    assert {origin for row in found for origin in row[0][2:4]} == {"booth-1", "booth-3"}
+    assert found == [found[0]] * 3 and len(found[0]) == 1, found
+    assert found[0][0][:2] == ("D-BOOTH-3", "0007") and found[0][0][4] == 500
+    flagged = [item for item in report["exceptions"] if item["kind"] == "paid-twice-after-sync"]
+    assert len(flagged) == 1 and "D-BOOTH-3/0007 paid at" in flagged[0]["detail"], report

@@ -1,5 +1,9 @@
 """Redemptions, voids, seal card sheets and seals, and the exceptions flagged for the manager
-and the manager's decisions on them."""
+and the manager's decisions on them.
+
+`p_paid_twice` lists tickets that two stations paid while they could not see each other (a
+deal forced away from a holder that was alive behind a cut): no station could refuse the
+second payment, so the merge shows it. Both orders of arrival give the same row."""
 
 from __future__ import annotations
 
@@ -18,6 +22,13 @@ CREATE TABLE p_redemptions (
 );
 CREATE INDEX p_redemptions_ticket ON p_redemptions (serial, ticket);
 CREATE INDEX p_redemptions_session ON p_redemptions (session);
+CREATE TABLE p_paid_twice (
+    serial TEXT NOT NULL, ticket TEXT NOT NULL, amount INTEGER NOT NULL,
+    first_origin TEXT NOT NULL, first_seq INTEGER NOT NULL,
+    second_origin TEXT NOT NULL, second_seq INTEGER NOT NULL,
+    hlc TEXT NOT NULL, detail TEXT NOT NULL,
+    PRIMARY KEY (first_origin, first_seq, second_origin, second_seq)
+);
 CREATE TABLE p_voids (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT NOT NULL,
     ticket TEXT, qty INTEGER NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL,
@@ -74,6 +85,41 @@ def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any
         "UPDATE p_prize_tiers SET paid = paid + 1 WHERE serial = ? AND amount = ?",
         (body["serial"], int(body["amount"])),
     )
+    ticket = body.get("ticket")
+    if ticket is not None:
+        _paid_twice(conn, event, body["serial"], str(ticket))
+
+
+def _paid_twice(conn: sqlite3.Connection, event: Event, serial: str, ticket: str) -> None:
+    """Pair this payment with any other of the same ticket, the earlier (by stamp) first."""
+    others = conn.execute(
+        "SELECT origin, seq, by, hlc FROM p_redemptions WHERE serial = ? AND ticket = ? "
+        "AND kind = 'ticket' AND NOT (origin = ? AND seq = ?)",
+        (serial, ticket, event.origin, event.seq),
+    ).fetchall()
+    if not others:
+        return
+    this = conn.execute(
+        "SELECT origin, seq, by, hlc, amount FROM p_redemptions WHERE origin = ? AND seq = ?",
+        (event.origin, event.seq),
+    ).fetchone()
+    for other in others:
+        first, second = sorted([this[:4], other], key=lambda r: (r[3], r[0], r[1]))
+        conn.execute(
+            "INSERT OR IGNORE INTO p_paid_twice VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                serial,
+                ticket,
+                this[4],
+                first[0],
+                first[1],
+                second[0],
+                second[1],
+                second[3],
+                f"{serial}/{ticket} paid at {first[0]} by {first[2]} and again at {second[0]} "
+                f"by {second[2]} (found after sync)",
+            ),
+        )
 
 
 def _ticket_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -241,7 +287,7 @@ def _apply_decision(conn: sqlite3.Connection, origin: str, seq: int) -> None:
 
 WINNERS = Projection(
     name="winners",
-    version=4,
+    version=5,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,
