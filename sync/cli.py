@@ -304,6 +304,37 @@ def sync_upstream_push(ctx: click.Context) -> None:
     )
 
 
+@sync_upstream.command("pull")
+@json_option
+@click.pass_context
+def sync_upstream_pull(ctx: click.Context) -> None:
+    """Take in every event the head office holds that this station lacks, each checked as from
+    any peer; never writes to the head office. Exits 4 after the pull if anything was refused."""
+    from pos.errors import IntegrityFailure
+    from sync.upstream_pull import pull
+
+    with state(ctx).open_station() as st:
+        result = pull(st.ledger, _required_upstream(st))
+    emit(
+        ctx,
+        result.to_dict(),
+        lambda: "\n".join(
+            [
+                f"Pulled {result.applied} new of {result.examined} examined from {result.url} "
+                f"({result.requests} requests, {result.bytes_received} bytes received)."
+            ]
+            + [f"  refused: {message}" for message in result.refusals]
+        ),
+    )
+    if result.refused:
+        click.echo(
+            f"booth: {result.refused} document(s) from the head office refused, nothing of them "
+            "stored (a refused event is recorded as an incident); the rest was taken in",
+            err=True,
+        )
+        ctx.exit(IntegrityFailure.exit_code)
+
+
 @sync_upstream.command("status")
 @json_option
 @click.pass_context

@@ -161,6 +161,7 @@ class Upstream:
         self._authorization = f"Basic {token}"
         self.bytes_sent = 0
         self.bytes_received = 0
+        self.requests = 0
         self._conn: http.client.HTTPSConnection | None = None
 
     def _connection(self) -> http.client.HTTPSConnection:
@@ -224,6 +225,7 @@ class Upstream:
                     raise UpstreamUnreachable(
                         f"the head office at {self.url} cannot be reached: {exc}"
                     ) from None
+        self.requests += 1
         self.bytes_sent += len(data or b"") + len(path)
         self.bytes_received += len(raw)
         if response.status in (401, 403):
@@ -293,6 +295,22 @@ class Upstream:
             for key, entry in answer.items()
             if key in revs and isinstance(entry, dict) and revs[key] in entry.get("missing", ())
         }
+
+    def all_docs(self, startkey: str, limit: int) -> list[dict[str, Any]]:
+        """Up to `limit` rows of `_all_docs` in id order from `startkey` (inclusive; "" from the
+        first), each with its document. Reads only."""
+        query = f"?include_docs=true&limit={limit}"
+        if startkey:
+            query += "&startkey=" + quote(json.dumps(startkey), safe="")
+        status, payload = self.request("GET", "/_all_docs" + query)
+        if status == 404:
+            raise UpstreamRefused(f"the head office has no database at {self.url}")
+        if status != 200:
+            self.expect("GET", "/_all_docs" + query)
+        rows = payload.get("rows") if isinstance(payload, dict) else None
+        if not isinstance(rows, list):
+            raise UpstreamRefused(f"the head office at {self.url} sent a malformed _all_docs")
+        return [row for row in rows if isinstance(row, dict)]
 
     def write_docs(self, batch: list[dict[str, Any]]) -> None:
         answer = self.expect("POST", "/_bulk_docs", {"docs": batch, "new_edits": False})

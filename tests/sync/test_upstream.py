@@ -37,7 +37,8 @@ from pos.services import sales
 from pos.services.station import LEDGER_FILE, Station
 from sync import docs
 from sync.service import SyncService
-from sync.upstream import SETTINGS_FILE, checkpoint_id
+from sync.upstream import SETTINGS_FILE, checkpoint_id, load_settings
+from sync.upstream_pull import UpstreamPullResult, pull
 from tests.conftest import Result, run_booth
 from tests.sync.conftest import ENVIRON, build_hall, free_port
 
@@ -183,6 +184,25 @@ class HeadOffice:
         counts: dict[str, int] = self.get("/_test/requests")
         return counts
 
+    def send(self, method: str, path: str, body: Any = None) -> Any:
+        """Write to the head office directly, as a test plants documents."""
+        token = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            self.base + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"Basic {token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, context=self.context, timeout=30) as response:
+            return json.loads(response.read())
+
+    def plant(self, db: str, documents: list[dict[str, Any]]) -> None:
+        """Store documents as they are (`new_edits: false`), in a new database."""
+        self.send("PUT", f"/{db}")
+        answer = self.send("POST", f"/{db}/_bulk_docs", {"docs": documents, "new_edits": False})
+        assert not [row for row in answer if "error" in row], answer
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -228,10 +248,10 @@ class Booth:
         result = run_booth("--hall", str(self.directory), *args, env=env)
         return Done(result.exit_code, result.stdout, result.stderr)
 
-    def sell(self, count: int) -> None:
+    def sell(self, count: int, deal: str = "D-BOOTH-1") -> None:
         with Station(self.directory, environ=ENVIRON) as st:
             for _ in range(count):
-                sales.sell(st, "D-BOOTH-1", qty=1, operator="S1")
+                sales.sell(st, deal, qty=1, operator="S1")
 
     def events(self) -> dict[str, Event]:
         ledger = self._ledger()
@@ -249,6 +269,20 @@ class Booth:
         finally:
             ledger.conn.close()
 
+    def hashes(self) -> dict[str, str]:
+        return {key: event.hash for key, event in self.events().items()}
+
+    def incidents(self) -> list[dict[str, Any]]:
+        ledger = self._ledger()
+        try:
+            return ledger.incidents()
+        finally:
+            ledger.conn.close()
+
+    def set_upstream(self, url: str, tls: dict[str, Path]) -> None:
+        result = self("sync", "upstream", "set", url, "--user", USER, "--ca-file", str(tls["ca"]))
+        assert result.ok, result.stderr
+
     def _ledger(self) -> Ledger:
         conn = sqlite3.connect(f"file:{self.directory / LEDGER_FILE}?mode=ro", uri=True)
         return Ledger(conn, station="booth-1", key=None, hall_public_key="")
@@ -260,15 +294,20 @@ def booth(tmp_path: Path) -> Booth:
     built = build_hall(tmp_path, ["booth-1"])
     station = Booth(built.stations["booth-1"])
     station.sell(12)
+    relay_manager_sales(built.stations["manager"], station)
+    return station
+
+
+def relay_manager_sales(manager_directory: Path, station: Booth) -> None:
+    """Five sales at the manager, carried to `station` (which held the rest already)."""
     with (
         Station(station.directory, environ=ENVIRON) as st,
-        Station(built.stations["manager"], environ=ENVIRON) as manager,
+        Station(manager_directory, environ=ENVIRON) as manager,
     ):
         for _ in range(5):
             sales.sell(manager, "D-MANAGER", qty=1, operator="S1")
         applied, refused = st.ledger.apply_batch(list(manager.ledger.events()))
-        assert applied == 5 and not refused
-    return station
+        assert applied >= 5 and not refused
 
 
 def expected_revs(events: dict[str, Event]) -> dict[str, str]:
@@ -502,3 +541,174 @@ def test_booth_serve_stops_at_once_while_the_head_office_hangs(booth: Booth) -> 
             assert time.monotonic() - started < 3.0
     assert not [t for t in service._threads if t.is_alive()]
     assert booth.pushed_checkpoint() is None
+
+
+# --- pulling: restoring a station from the head office ------------------------------------------
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Booth, Booth]:
+    """booth-1 (A) and booth-2 (B) of one hall, both joined before A sold: A sells and takes
+    the manager's later sales; B never syncs with either."""
+    built = build_hall(tmp_path, ["booth-1", "booth-2"])
+    a, b = Booth(built.stations["booth-1"]), Booth(built.stations["booth-2"])
+    a.sell(12)
+    relay_manager_sales(built.stations["manager"], a)
+    return a, b
+
+
+def pull_in_process(station: Booth, *, batch: int) -> UpstreamPullResult:
+    settings = load_settings(station.directory)
+    assert settings is not None
+    with Station(station.directory, environ=ENVIRON) as st:
+        return pull(st.ledger, settings, batch=batch)
+
+
+def writes(counts: dict[str, int]) -> dict[str, int]:
+    return {key: n for key, n in counts.items() if not key.startswith("GET ")}
+
+
+def test_a_station_takes_in_from_the_head_office_every_event_it_lacks(
+    pair: tuple[Booth, Booth], office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    a, b = pair
+    url = f"{office.base}/hall-restore"
+    a.set_upstream(url, tls)
+    b.set_upstream(url, tls)
+    assert a("sync", "upstream", "push").ok
+    lacking = a.hashes().keys() - b.hashes().keys()
+    assert {key.split(":")[0] for key in lacking} == {"booth-1", "manager"}
+    assert b.hashes().keys() - a.hashes().keys(), "B holds events of its own"
+
+    # small reads: B holds the start of the manager's chain, so a read jumps past it
+    before = office.requests()
+    first = pull_in_process(b, batch=5)
+    assert (first.applied, first.refused, first.refusals) == (len(lacking), 0, [])
+    assert first.examined == len(lacking)
+    assert a.hashes().items() <= b.hashes().items()
+    assert writes(office.requests()) == writes(before), "a pull never writes upstream"
+    assert b("verify").ok
+
+    # B pushes its own events, A pulls them: both hold the same events
+    assert b("sync", "upstream", "push").ok
+    a_lacks = b.hashes().keys() - a.hashes().keys()
+    pulled = a("sync", "upstream", "pull", "--json")
+    assert pulled.exit_code == 0, pulled.stderr
+    assert (pulled.json["applied"], pulled.json["refused"]) == (len(a_lacks), 0)
+    digests = [station("verify", "--json").json for station in (a, b)]
+    assert all(report["ok"] for report in digests)
+    assert digests[0]["digest"] == digests[1]["digest"]
+    assert a.hashes() == b.hashes()
+
+    # nothing new: nothing applied, and the reads jump from origin to origin instead of
+    # reading every event again (with 3 rows a read, that would take over 10 reads)
+    held = len(b.hashes())
+    assert held > 10 * 3
+    gets = office.requests().get("GET /hall-restore/_all_docs", 0)
+    again = pull_in_process(b, batch=3)
+    assert (again.applied, again.examined, again.refused) == (0, 0, 0)
+    assert again.requests <= 4, again
+    assert office.requests().get("GET /hall-restore/_all_docs", 0) == gets + again.requests
+    by_cli = b("sync", "upstream", "pull", "--json")
+    assert by_cli.exit_code == 0, by_cli.stderr
+    assert (by_cli.json["applied"], by_cli.json["requests"]) == (0, 1)
+    assert len(b.hashes()) == held
+
+
+def test_a_forged_or_foreign_document_is_refused_and_the_rest_lands(
+    pair: tuple[Booth, Booth], office: HeadOffice, tls: dict[str, Path]
+) -> None:
+    """Upstream: A's events with booth-1:5's body changed (its old hash and signature kept), a
+    document that is not an event and a design document. B takes in the manager's events and
+    booth-1's up to 4; nothing of booth-1 from 5 on; the forgery is an incident."""
+    a, b = pair
+    documents = [docs.to_doc(event, revisions=True) for event in a.events().values()]
+    forged = next(doc for doc in documents if doc["_id"] == docs.doc_id("booth-1", 5))
+    forged["body"] = {**forged["body"], "forged": True}
+    documents += [
+        {"_id": "notes", "_rev": "1-abc", "text": "not an event"},
+        {"_id": "_design/reports", "_rev": "1-abc", "views": {}},
+    ]
+    office.plant("hall-forged", documents)
+    b.set_upstream(f"{office.base}/hall-forged", tls)
+    before = b.hashes()
+
+    pulled = b("sync", "upstream", "pull", "--json")
+    assert pulled.exit_code == 4, pulled.stdout + pulled.stderr
+    assert "2 document(s) from the head office refused" in pulled.stderr
+    assert pulled.json["refused"] == 2
+    refusals = "\n".join(pulled.json["refusals"])
+    assert "booth-1:5" in refusals and "hash does not match" in refusals
+    assert "'notes' is not an event" in refusals
+
+    held = b.hashes()
+    wanted = {key: e.hash for key, e in a.events().items() if not key.startswith("booth-1:")}
+    wanted.update(
+        {
+            docs.doc_id("booth-1", seq): a.hashes()[docs.doc_id("booth-1", seq)]
+            for seq in range(1, 5)
+        }
+    )
+    assert held == {**before, **wanted}
+    assert [(i["kind"], i["origin"], i["seq"]) for i in b.incidents()] == [
+        ("bad-hash", "booth-1", 5)
+    ]
+    assert b("verify").ok
+
+
+def test_events_of_another_hall_are_refused_once_per_station_not_crashed_on(
+    pair: tuple[Booth, Booth], office: HeadOffice, tls: dict[str, Path], tmp_path: Path
+) -> None:
+    """Another hall's booth-9 in the database: its certificate is not signed by this hall. It is
+    refused once, however many reads its events span (the reads jump past it)."""
+    a, b = pair
+    other = build_hall(tmp_path / "other-hall", ["booth-9"])
+    foreign = Booth(other.stations["booth-9"])
+    foreign.sell(8, deal="D-BOOTH-9")
+    foreign_events = [e for e in foreign.events().values() if e.origin == "booth-9"]
+    assert len(foreign_events) >= 9
+    office.plant(
+        "hall-mixed",
+        [docs.to_doc(e, revisions=True) for e in [*a.events().values(), *foreign_events]],
+    )
+    b.set_upstream(f"{office.base}/hall-mixed", tls)
+    lacking = a.hashes().keys() - b.hashes().keys()
+
+    result = pull_in_process(b, batch=3)
+    assert (result.applied, result.refused) == (len(lacking), 1), result
+    assert "booth-9:1" in result.refusals[0]
+    assert "not signed by this hall" in result.refusals[0]
+    assert not [key for key in b.hashes() if key.startswith("booth-9:")]
+    assert [(i["kind"], i["origin"]) for i in b.incidents()] == [("bad-certificate", "booth-9")]
+    assert a.hashes().items() <= b.hashes().items()
+
+
+def test_a_pull_with_a_wrong_password_is_refused_and_takes_in_nothing(
+    pair: tuple[Booth, Booth], office: HeadOffice, tls: dict[str, Path], tmp_path: Path
+) -> None:
+    a, b = pair
+    url = f"{office.base}/hall-pull-refused"
+    a.set_upstream(url, tls)
+    assert a("sync", "upstream", "push").ok
+    wrong = tmp_path / "wrong-password"
+    wrong.write_text("not the password\n")
+    result = b(
+        *("sync", "upstream", "set", url, "--user", USER),
+        *("--password-file", str(wrong), "--ca-file", str(tls["ca"])),
+        password=None,
+    )
+    assert result.ok, result.stderr
+    before = b.hashes()
+    pulled = b("sync", "upstream", "pull", "--json")
+    assert pulled.exit_code == 3, pulled.stdout + pulled.stderr
+    assert f"refused the credentials for {USER} at {url}" in pulled.stderr
+    assert pulled.json["exit"] == 3
+    assert b.hashes() == before and not b.incidents()
+
+    # the right password but no such database: a failure, and the pull does not create it
+    missing = f"{office.base}/hall-never-pushed"
+    b.set_upstream(missing, tls)
+    pulled = b("sync", "upstream", "pull")
+    assert pulled.exit_code == 3, pulled.stdout + pulled.stderr
+    assert f"has no database at {missing}" in pulled.stderr
+    assert "hall-never-pushed" not in office.databases()
