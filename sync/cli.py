@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -126,6 +127,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
                         error=None,
                         pulled=result.applied,
                         source="static",
+                        heads=result.heads,
                     )
             except Exception as exc:
                 message = getattr(exc, "message", str(exc))
@@ -154,13 +156,14 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
 @json_option
 @click.pass_context
 def sync_status(ctx: click.Context) -> None:
-    """Peers, their last contact, and per-origin high-water marks here."""
+    """Peers, their last contact, and per-origin high-water marks here and at each peer (as
+    it last said)."""
     with state(ctx).open_station() as st:
         peers = [
-            dict(row)
+            {**row, "heads": json.loads(row["heads"]) if row["heads"] else None}
             for row in st.ledger.db.query(
-                "SELECT url, station, source, last_contact, last_error, pulled FROM sync_peers "
-                "ORDER BY url"
+                "SELECT url, station, source, last_contact, last_error, pulled, heads, heads_at "
+                "FROM sync_peers ORDER BY url"
             )
         ]
         origins = {
@@ -185,7 +188,15 @@ def sync_status(ctx: click.Context) -> None:
                 + (f"  ERROR {p['last_error']}" if p["last_error"] else "")
                 for p in peers
             ]
-            + [f"  {origin:<12} seq {o['last_seq']}" for origin, o in origins.items()]
+            + [
+                f"  {origin:<12} seq {o['last_seq']} here"
+                + "".join(
+                    f", {(p['heads'] or {}).get(origin, 0)} at {p['station'] or p['url']}"
+                    for p in peers
+                    if p["heads"] is not None
+                )
+                for origin, o in origins.items()
+            ]
         ),
     )
 

@@ -31,6 +31,7 @@ class PullResult:
     since: int = 0
     bytes_sent: int = 0
     bytes_received: int = 0
+    heads: dict[str, int] | None = None  # the peer's last seq per origin, as it said
 
 
 def _checkpoint_id(peer_uuid: str, own: str) -> str:
@@ -49,6 +50,17 @@ def _write_checkpoint(ledger: Ledger, key: str, since: int) -> None:
     )
 
 
+def _heads(value: Any) -> dict[str, int] | None:
+    """A peer's {origin: last seq}, if it sent a well-formed one (it is only shown, never
+    trusted: what a peer holds is known from the events it serves)."""
+    if not isinstance(value, dict) or len(value) > 10_000:
+        return None
+    heads = {
+        str(origin)[:64]: seq for origin, seq in value.items() if type(seq) is int and seq >= 0
+    }
+    return heads if len(heads) == len(value) else None
+
+
 def pull(
     ledger: Ledger, peer: Peer, *, lock: threading.Lock | None = None, batch: int = BATCH
 ) -> PullResult:
@@ -57,7 +69,9 @@ def pull(
     if not isinstance(info, dict) or not isinstance(info.get("uuid"), str):
         raise PeerRefused(f"{peer.url} is not a Booth station")
     booth = info.get("booth") or {}
-    result = PullResult(peer=peer.url, station=str(booth.get("station", "?")))
+    result = PullResult(
+        peer=peer.url, station=str(booth.get("station", "?")), heads=_heads(booth.get("heads"))
+    )
     key = _checkpoint_id(info["uuid"], ledger.station)
     with guard:
         since = _read_checkpoint(ledger, key)
@@ -111,17 +125,34 @@ def pull(
 
 
 def record_contact(
-    ledger: Ledger, url: str, *, station: str | None, error: str | None, pulled: int, source: str
+    ledger: Ledger,
+    url: str,
+    *,
+    station: str | None,
+    error: str | None,
+    pulled: int,
+    source: str,
+    heads: dict[str, int] | None = None,
 ) -> None:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     ledger.conn.execute(
-        "INSERT INTO sync_peers (url, station, source, last_contact, last_error, pulled) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+        "INSERT INTO sync_peers (url, station, source, last_contact, last_error, pulled, heads, "
+        "heads_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
         "station = coalesce(excluded.station, station), "
         "last_contact = CASE WHEN excluded.last_error IS NULL THEN excluded.last_contact "
         "ELSE last_contact END, last_error = excluded.last_error, "
-        "pulled = pulled + excluded.pulled",
-        (url, station, source, now if error is None else None, error, pulled),
+        "pulled = pulled + excluded.pulled, heads = coalesce(excluded.heads, heads), "
+        "heads_at = coalesce(excluded.heads_at, heads_at)",
+        (
+            url,
+            station,
+            source,
+            now if error is None else None,
+            error,
+            pulled,
+            json.dumps(heads, sort_keys=True) if heads is not None else None,
+            now if heads is not None else None,
+        ),
     )
 
 

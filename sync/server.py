@@ -342,7 +342,13 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             "uuid": self.server.uuid,
             "version": "3.3.0",
             "vendor": {"name": "booth"},
-            "booth": {"hall": self.server.hall, "station": self.server.station},
+            "booth": {
+                "hall": self.server.hall,
+                "station": self.server.station,
+                "heads": dict(
+                    self.server.reader().execute("SELECT origin, last_seq FROM origin_heads")
+                ),
+            },
         }
 
     def _update_seq(self) -> int:

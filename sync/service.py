@@ -152,6 +152,7 @@ class SyncService:
                 error=None,
                 pulled=result.applied,
                 source=state.source,
+                heads=result.heads,
             )
         return {
             "peer": state.url,

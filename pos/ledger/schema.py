@@ -89,3 +89,10 @@ def m005_sync_state(db: Database) -> None:
         "CREATE TABLE sync_peers (url TEXT PRIMARY KEY, station TEXT, uuid TEXT, source TEXT "
         "NOT NULL, last_contact TEXT, last_error TEXT, pulled INTEGER NOT NULL DEFAULT 0)"
     )
+
+
+@migrations()
+def m006_peer_heads(db: Database) -> None:
+    # Each peer's per-origin high-water marks as it last told them (`booth sync status`).
+    db.execute("ALTER TABLE sync_peers ADD COLUMN heads TEXT")
+    db.execute("ALTER TABLE sync_peers ADD COLUMN heads_at TEXT")
