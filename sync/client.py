@@ -29,13 +29,14 @@ def client_context(station_dir: Path) -> ssl.SSLContext:
     return context
 
 
-def _read_body(response: http.client.HTTPResponse) -> bytes:
-    """The body, or its first MAX_RESPONSE + 1 bytes. (`read(amt)` would allocate `amt` bytes
-    for every answer, however short.)"""
-    if response.length is not None and response.length <= MAX_RESPONSE:
+def read_body(response: http.client.HTTPResponse, limit: int | None = None) -> bytes:
+    """The body, or its first `limit` (MAX_RESPONSE) + 1 bytes: more, and the caller refuses
+    it. (`read(amt)` would allocate `amt` bytes for every answer, however short.)"""
+    limit = MAX_RESPONSE if limit is None else limit
+    if response.length is not None and response.length <= limit:
         return response.read()
     chunks, size = [], 0
-    while size <= MAX_RESPONSE:
+    while size <= limit:
         chunk = response.read1(1 << 20)
         if not chunk:
             break
@@ -97,7 +98,7 @@ class Peer:
                 conn = self._connection()
                 conn.request(method, self.base + path, body=data, headers=headers)
                 response = conn.getresponse()
-                raw = _read_body(response)
+                raw = read_body(response)
                 break
             except ssl.SSLError as exc:
                 self.close()

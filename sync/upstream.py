@@ -31,6 +31,7 @@ from pos.errors import BadInput, StorageFailure
 from pos.ledger import Event, Ledger
 from pos.services.station import write_private
 from sync import docs
+from sync.client import read_body
 from sync.errors import UpstreamRefused, UpstreamUnreachable
 
 SETTINGS_FILE = "upstream.json"
@@ -206,7 +207,7 @@ class Upstream:
                 conn = self._connection()
                 conn.request(method, self.database + path, body=data, headers=headers)
                 response = conn.getresponse()
-                raw = response.read(MAX_RESPONSE + 1)
+                raw = read_body(response, MAX_RESPONSE)
                 break
             except ssl.SSLCertVerificationError as exc:
                 self.close()
