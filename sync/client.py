@@ -45,7 +45,42 @@ def read_body(response: http.client.HTTPResponse, limit: int | None = None) -> b
     return b"".join(chunks)
 
 
-class Peer:
+class KeptAlive:
+    """One HTTP(S) connection kept open between requests. Subclasses open it (`_connection`)."""
+
+    _conn: http.client.HTTPConnection | None = None
+
+    def _connection(self) -> http.client.HTTPConnection:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def exchange(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str], limit: int
+    ) -> tuple[http.client.HTTPResponse, bytes]:
+        """The response and its body (at most `limit` + 1 bytes). A kept-alive socket the
+        other side closed meanwhile is replaced once; errors close the connection and rise."""
+        for attempt in (1, 2):
+            reused = self._conn is not None
+            try:
+                conn = self._connection()
+                conn.request(method, path, body=data, headers=headers)
+                response = conn.getresponse()
+                return response, read_body(response, limit)
+            except ssl.SSLError:
+                self.close()
+                raise
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if attempt == 2 or not reused:
+                    raise
+        raise AssertionError("unreachable")
+
+
+class Peer(KeptAlive):
     """One peer's replication endpoint. Keeps one connection open; counts bytes on the wire."""
 
     def __init__(
@@ -82,34 +117,19 @@ class Peer:
             conn.sock.settimeout(self.timeout)
         return self._conn
 
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
     def request(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body, separators=(",", ":")).encode() if body is not None else None
         headers = {"Accept": "application/json"}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        for attempt in (1, 2):  # a kept-alive socket the peer closed: reconnect once
-            reused = self._conn is not None
-            try:
-                conn = self._connection()
-                conn.request(method, self.base + path, body=data, headers=headers)
-                response = conn.getresponse()
-                raw = read_body(response)
-                break
-            except ssl.SSLError as exc:
-                self.close()
-                raise PeerRefused(
-                    f"{self.url} refused our certificate or is not of this hall: "
-                    f"{exc.reason or exc}"
-                ) from None
-            except (OSError, http.client.HTTPException) as exc:
-                self.close()
-                if attempt == 2 or not reused:
-                    raise PeerUnreachable(f"{self.url}: {exc}") from None
+        try:
+            response, raw = self.exchange(method, self.base + path, data, headers, MAX_RESPONSE)
+        except ssl.SSLError as exc:
+            raise PeerRefused(
+                f"{self.url} refused our certificate or is not of this hall: {exc.reason or exc}"
+            ) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise PeerUnreachable(f"{self.url}: {exc}") from None
         self.bytes_sent += len(data or b"") + len(path) + 64
         self.bytes_received += len(raw) + 64
         if len(raw) > MAX_RESPONSE:

@@ -31,7 +31,7 @@ from pos.errors import BadInput, StorageFailure
 from pos.ledger import Event, Ledger
 from pos.services.station import write_private
 from sync import docs
-from sync.client import read_body
+from sync.client import KeptAlive
 from sync.errors import UpstreamRefused, UpstreamUnreachable
 
 SETTINGS_FILE = "upstream.json"
@@ -146,7 +146,7 @@ def tls_context(settings: UpstreamSettings) -> ssl.SSLContext:
     return context
 
 
-class Upstream:
+class Upstream(KeptAlive):
     """The upstream database: JSON over HTTPS with basic auth, one kept-alive connection."""
 
     def __init__(self, settings: UpstreamSettings, *, timeout: float = TIMEOUT) -> None:
@@ -181,11 +181,6 @@ class Upstream:
             conn.sock.settimeout(self.timeout)
         return self._conn
 
-    def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-
     def abort(self) -> None:
         """From another thread: end the request in progress at once (a service stopping)."""
         conn = self._conn
@@ -201,31 +196,19 @@ class Upstream:
         headers = {"Accept": "application/json", "Authorization": self._authorization}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        for attempt in (1, 2):  # a kept-alive socket the server closed: reconnect once
-            reused = self._conn is not None
-            try:
-                conn = self._connection()
-                conn.request(method, self.database + path, body=data, headers=headers)
-                response = conn.getresponse()
-                raw = read_body(response, MAX_RESPONSE)
-                break
-            except ssl.SSLCertVerificationError as exc:
-                self.close()
-                raise UpstreamRefused(
-                    f"the head office's certificate at {self.url} does not verify: "
-                    f"{exc.verify_message or exc.reason} (a private CA needs --ca-file)"
-                ) from None
-            except ssl.SSLError as exc:
-                self.close()
-                raise UpstreamRefused(
-                    f"TLS with the head office at {self.url} failed: {exc}"
-                ) from None
-            except (OSError, http.client.HTTPException) as exc:
-                self.close()
-                if attempt == 2 or not reused:
-                    raise UpstreamUnreachable(
-                        f"the head office at {self.url} cannot be reached: {exc}"
-                    ) from None
+        try:
+            response, raw = self.exchange(method, self.database + path, data, headers, MAX_RESPONSE)
+        except ssl.SSLCertVerificationError as exc:
+            raise UpstreamRefused(
+                f"the head office's certificate at {self.url} does not verify: "
+                f"{exc.verify_message or exc.reason} (a private CA needs --ca-file)"
+            ) from None
+        except ssl.SSLError as exc:
+            raise UpstreamRefused(f"TLS with the head office at {self.url} failed: {exc}") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise UpstreamUnreachable(
+                f"the head office at {self.url} cannot be reached: {exc}"
+            ) from None
         self.requests += 1
         self.bytes_sent += len(data or b"") + len(path)
         self.bytes_received += len(raw)
