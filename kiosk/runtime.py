@@ -2,9 +2,11 @@
 scanner and (later) LAN sync. No Kivy here: the front end hands in `post`, which runs a callable
 on the UI thread (Clock.schedule_once), and everything the UI hears arrives through it.
 
-- Every command runs on the StationWorker; a command that issues a receipt is followed, on the
-  same worker, by `receipts.print_pending` (commit first, print after). A printer fault leaves
-  the receipt queued, says what to do in the status bar, and selling goes on.
+- Every command runs on the StationWorker; a command that issues a receipt is followed by the
+  print queue (commit first, print after). The printer's own I/O runs on a printer thread:
+  claiming a job and recording its outcome go through the worker, but a printer that is slow
+  or timing out never holds the next command. A printer fault leaves the receipt queued, says
+  what to do in the status bar, and selling goes on.
 - The scanner delivers whole strings from its own thread; they are posted to the UI thread,
   which gives them to whichever screen is showing.
 - LAN sync plugs in through `LanSyncHook` (kiosk.sync_hook.ServeSync runs `booth serve`'s
@@ -16,8 +18,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -136,6 +139,10 @@ class StationRuntime:
         self.post: Post = post or _call_now
         self.local = LocalSettings.load(self.directory)
         self.worker: StationWorker | None = None
+        # The printer's I/O, one job at a time, off the worker (kick_drawer too: one user of
+        # the printer object at a time).
+        self._printing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-printer")
+        self._printing_pending = 0
         self.info: StationInfo | None = None
         self.state = DeviceState(sync=self.sync.status)
         self._state_lock = threading.Lock()
@@ -231,6 +238,8 @@ class StationRuntime:
         try:
             self.sync.stop()
         finally:
+            # the print jobs first: they record their outcome through the worker
+            self._printing.shutdown(wait=True)
             if self.worker is not None:
                 self.worker.stop()
 
@@ -248,43 +257,78 @@ class StationRuntime:
         assert self.worker is not None
         return self.worker.call(fn)
 
-    def print_queue(self) -> Future[dict[str, Any]]:
-        """receipts.print_pending on the worker; the status bar follows the outcome."""
-        assert self.worker is not None
-        return self.worker.submit(self._print_pending)
+    @property
+    def busy(self) -> bool:
+        """Work queued or running on the worker or the printer thread (tests settle on it)."""
+        worker = self.worker.pending if self.worker is not None else 0
+        with self._state_lock:
+            return worker > 0 or self._printing_pending > 0
 
-    def _print_pending(self, st: Station) -> dict[str, Any]:
-        result = receipts.print_pending(st, self.printer)
-        queued = len(result["queued"])
+    def _on_printer_thread(self, job: Callable[[], T]) -> Future[T]:
+        with self._state_lock:
+            self._printing_pending += 1
+
+        def done(_future: object) -> None:
+            with self._state_lock:
+                self._printing_pending -= 1
+
+        future = self._printing.submit(job)
+        future.add_done_callback(done)
+        return future
+
+    def print_queue(self) -> Future[dict[str, Any]]:
+        """Print what is queued, in order, on the printer thread; the status bar follows."""
+        assert self.worker is not None
+        return self._on_printer_thread(self._print_pending)
+
+    def _print_pending(self) -> dict[str, Any]:
+        worker, printer = self.worker, self.printer
+        assert worker is not None
+        printed: list[int] = []
+        error: str | None = "no printer configured" if printer is None else None
+        last = 0
+        while printer is not None:
+            job = worker.call(partial(receipts.claim_next_job, after=last))
+            if job is None:
+                break
+            last = job.number
+            error = receipts.send_job(printer, job)  # here, not on the worker
+            worker.call(partial(receipts.record_print_outcome, job=job, error=error))
+            if error is not None:
+                break
+            printed.append(job.number)
+        queued = worker.call(receipts.pending)
+        self._show_printing(printed, queued, error)
+        return {"printed": printed, "queued": queued, "error": error}
+
+    def _show_printing(self, printed: list[int], queued: list[int], error: str | None) -> None:
         if self.printer is None:
             self._set_state(
-                printer=f"Printer: none set - {queued} receipt(s) wait",
+                printer=f"Printer: none set - {len(queued)} receipt(s) wait",
                 printer_level="warn",
-                queued=queued,
+                queued=len(queued),
             )
-        elif result["error"]:
+        elif error:
             self._set_state(
-                printer=f"Printer: {printer_advice(result['error'])} · {queued} waiting",
-                printer_detail=result["error"],
+                printer=f"Printer: {printer_advice(error)} · {len(queued)} waiting",
+                printer_detail=error,
                 printer_level="error",
-                queued=queued,
+                queued=len(queued),
             )
         else:
-            printed = result["printed"]
             last = f"; printed #{printed[-1]}" if printed else ""
             self._set_state(
                 printer=f"Printer: ready{last}", printer_detail="", printer_level="ok", queued=0
             )
-        return result
 
     def kick_drawer(self) -> Future[str]:
-        def kick(_st: Station) -> str:
+        def kick() -> str:
             if self.printer is None:
                 return "No printer is set, so no drawer either."
             self.printer.kick_drawer()
             return "Drawer open."
 
-        return self.run(kick)
+        return self._on_printer_thread(kick)
 
     # -- scanner ------------------------------------------------------------------------------
 

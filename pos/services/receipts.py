@@ -3,6 +3,7 @@ queue (commit first, print after; a job that may have printed prints again only 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -238,36 +239,74 @@ def pending(st: Station) -> list[int]:
     ]
 
 
+@dataclass(frozen=True)
+class PrintJob:
+    """A receipt claimed for printing (its PrintStarted recorded): what to send the printer."""
+
+    number: int
+    receipt: Receipt
+    name: str
+    kick_drawer: bool
+    last_error: str | None
+
+
+def claim_next_job(st: Station, after: int = 0) -> PrintJob | None:
+    """The oldest receipt of this station not yet printed (numbered above `after`), its
+    PrintStarted recorded first: a job started before (the process died, or the printer failed
+    mid-job) may have printed, so it prints again only marked REPRINT."""
+    queued = [number for number in pending(st) if number > after]
+    if not queued:
+        return None
+    number = queued[0]
+    row = _row(st, st.id, number)
+    reprint = int(row["started"]) > 0
+    with st.ledger.transaction():
+        st.append("PrintStarted", {"receipt": number, "reprint": reprint})
+    return PrintJob(
+        number=number,
+        receipt=receipt(st, st.id, number, reprint=reprint),
+        name=f"{st.id}-{number:06d}",
+        # A cash sale at the booth opens the drawer, in the same job as its receipt.
+        kick_drawer=row["type"] == "TicketsSold" and st.config.role == "booth",
+        last_error=row["last_error"],
+    )
+
+
+def record_print_outcome(st: Station, job: PrintJob, error: str | None) -> None:
+    """ReceiptPrinted, or PrintFailed once per receipt and distinct error (the job stays
+    queued)."""
+    if error is None:
+        with st.ledger.transaction():
+            st.append("ReceiptPrinted", {"receipt": job.number, "reprint": False})
+    elif job.last_error != error:
+        with st.ledger.transaction():
+            st.append("PrintFailed", {"receipt": job.number, "error": error})
+
+
+def send_job(printer: ReceiptPrinter, job: PrintJob) -> str | None:
+    """The printer's fault, or None once the job is out. No station needed: the printer's I/O
+    may run on its own thread while the station takes the next command."""
+    try:
+        printer.print_receipt(job.receipt, name=job.name, kick_drawer=job.kick_drawer)
+    except PrinterFault as fault:
+        return str(fault)
+    return None
+
+
 def print_pending(st: Station, printer: ReceiptPrinter | None) -> dict[str, Any]:
     """Print every receipt of this station not yet printed, in order. A printer fault leaves the
     job queued (recorded once per receipt) and stops; the station goes on working."""
     done: list[int] = []
-    queued = pending(st)
     if printer is None:
-        return {"printed": done, "queued": queued, "error": "no printer configured"}
-    for number in queued:
-        row = _row(st, st.id, number)
-        # A job started before (the process died, or the printer failed mid-job) may have
-        # printed: print it again only marked REPRINT.
-        reprint = int(row["started"]) > 0
-        with st.ledger.transaction():
-            st.append("PrintStarted", {"receipt": number, "reprint": reprint})
-        # A cash sale at the booth opens the drawer, in the same job as its receipt.
-        kick = row["type"] == "TicketsSold" and st.config.role == "booth"
-        try:
-            printer.print_receipt(
-                receipt(st, st.id, number, reprint=reprint),
-                name=f"{st.id}-{number:06d}",
-                kick_drawer=kick,
-            )
-        except PrinterFault as fault:
-            if row["last_error"] != str(fault):
-                with st.ledger.transaction():
-                    st.append("PrintFailed", {"receipt": number, "error": str(fault)})
-            return {"printed": done, "queued": pending(st), "error": str(fault)}
-        with st.ledger.transaction():
-            st.append("ReceiptPrinted", {"receipt": number, "reprint": False})
-        done.append(number)
+        return {"printed": done, "queued": pending(st), "error": "no printer configured"}
+    last = 0
+    while (job := claim_next_job(st, after=last)) is not None:
+        last = job.number
+        error = send_job(printer, job)
+        record_print_outcome(st, job, error)
+        if error is not None:
+            return {"printed": done, "queued": pending(st), "error": error}
+        done.append(job.number)
     return {"printed": done, "queued": pending(st), "error": None}
 
 

@@ -67,7 +67,8 @@ class Driver:
     # -- waiting --------------------------------------------------------------------------------
 
     def settle(self, timeout: float = 10.0) -> None:
-        """Until the worker is idle, every result is posted back and the frame is drawn."""
+        """Until the worker and the printer thread are idle, every result is posted back and
+        the frame is drawn."""
         deadline = time.monotonic() + timeout
         worker = self.runtime.worker
         assert worker is not None
@@ -75,11 +76,12 @@ class Driver:
             worker.wait_idle(max(0.1, deadline - time.monotonic()))
             for _ in range(3):
                 EventLoop.idle()
-            if worker.pending == 0 and self.front.poster.pending == 0:
+            if not self.runtime.busy and self.front.poster.pending == 0:
                 EventLoop.idle()
                 return
             if time.monotonic() > deadline:
                 raise AssertionError("the UI did not settle")
+            time.sleep(0.01)  # the printer thread's work: not the worker's to wait for
 
     def frames(self, count: int) -> None:
         for _ in range(count):
