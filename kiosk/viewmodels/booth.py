@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kiosk import readmodels
 from kiosk.local import LocalSettings
 from kiosk.viewmodels.common import (
     ERROR,
@@ -333,7 +332,7 @@ def devices_screen(st: Station) -> DevicesVM:
     return DevicesVM(
         packages=tuple(
             PackageVM(p["name"], p["faces"], p["games"], money(p["price"]))
-            for p in readmodels.packages(st)
+            for p in devices_rental.list_packages(st)
         ),
         free_text=f"{free} device{'s' if free != 1 else ''} free of {len(listed)}",
         rented=tuple(d["device"] for d in listed if d["state"] == "rented"),
@@ -408,7 +407,7 @@ class SealVM:
 
 def seal_screen(st: Station, serial: str | None = None) -> SealVM | None:
     """The sign-up sheet of `serial` (default: the first seal card deal held here)."""
-    held = readmodels.seal_deals_here(st)
+    held = seals.seal_deals_held_here(st)
     if serial is None:
         if not held:
             return None

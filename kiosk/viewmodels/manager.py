@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk import readmodels
 from kiosk.viewmodels.booth import session_text
 from kiosk.viewmodels.common import (
     ERROR,
@@ -22,7 +21,7 @@ from kiosk.viewmodels.common import (
     money,
 )
 from pos.errors import BadInput
-from pos.services import deals, exceptions, roster, sessions
+from pos.services import deals, exceptions, hall, reports, roster, sessions
 from pos.services.sessions import hall_date
 from pos.services.station import Station
 
@@ -95,7 +94,7 @@ STALE_SECONDS = 300
 def dashboard(st: Station) -> DashboardVM:
     now = st.clock.now()
     rows = []
-    for head in readmodels.station_heads(st):
+    for head in hall.stations_overview(st):
         last = head["last"]
         if head["this"]:
             colour, when = OK, "this station"
@@ -137,7 +136,7 @@ def dashboard(st: Station) -> DashboardVM:
         stations=tuple(rows),
         totals=tuple(totals),
         total_text=f"Gross {money(gross_all)}",
-        chart=chart(readmodels.sales_by_hour(st, today), f"Sales per hour, {today.isoformat()}"),
+        chart=chart(reports.sales_by_hour(st, today), f"Sales per hour, {today.isoformat()}"),
         sync_note="Events this station holds of each; a station's own count shows what is "
         "still missing here.",
     )
@@ -172,7 +171,7 @@ def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
             KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[1],
             e.get("ref"),
         )
-        for e in readmodels.exceptions(st)
+        for e in exceptions.review_list(st)
     )
 
 

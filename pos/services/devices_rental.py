@@ -330,3 +330,13 @@ def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
         grid=tuple(grid),
         training=st.hall.training,
     )
+
+
+def list_packages(st: Station) -> list[dict[str, Any]]:
+    """Device rental packages, cheapest first."""
+    return [
+        {"name": r[0], "faces": int(r[1]), "games": int(r[2]), "price": int(r[3])}
+        for r in st.ledger.conn.execute(
+            "SELECT name, faces, games, price FROM p_packages ORDER BY price, faces"
+        )
+    ]

@@ -86,3 +86,58 @@ def resolve_exception(
             f"SELECT {_COLUMNS} FROM p_flags WHERE origin = ? AND seq = ?", (origin, seq)
         ).fetchone()
     return _row(row)
+
+
+def review_list(st: Station) -> list[dict[str, Any]]:
+    """What the manager must look at: flags not yet decided (double payments, probable
+    counterfeits, devices not returned; each with its `ref`, ORIGIN:SEQ, to decide), purchases
+    rule D would have refused had the station known (late events), and near matches to workers
+    that were refused."""
+    found: list[dict[str, Any]] = []
+    for flag in open_exceptions(st):  # decided flags leave the list
+        serial, ticket = flag["serial"], flag["ticket"]
+        what = f"{serial}/{ticket}" if ticket else (serial or "")
+        found.append(
+            {
+                "kind": flag["kind"],
+                "subject": what,
+                "detail": flag["detail"],
+                "hlc": flag["hlc"],
+                "ref": flag["exception"],
+            }
+        )
+    for serial, ticket, detail, stamp in st.ledger.conn.execute(
+        "SELECT serial, ticket, detail, hlc FROM p_paid_twice ORDER BY hlc DESC"
+    ):
+        found.append(
+            {
+                "kind": "paid-twice",
+                "subject": f"{serial}/{ticket}",
+                "detail": detail,
+                "hlc": stamp,
+            }
+        )
+    for badge, serial, day, reason in st.ledger.conn.execute(
+        "SELECT badge, serial, day, reason FROM p_block_exceptions ORDER BY day DESC"
+    ):
+        found.append(
+            {
+                "kind": "late-event",
+                "subject": f"{badge} bought {serial}",
+                "detail": f"{reason} ({day})",
+                "hlc": day,
+            }
+        )
+    for rule, buyer, serial, reason, day in st.ledger.conn.execute(
+        "SELECT rule, buyer, serial, reason, day FROM p_blocked "
+        "WHERE reason LIKE '%manager decides%' ORDER BY day DESC"
+    ):
+        found.append(
+            {
+                "kind": "near-match",
+                "subject": f"{buyer} for {serial}",
+                "detail": f"{reason} (rule {rule})",
+                "hlc": day,
+            }
+        )
+    return found

@@ -8,12 +8,14 @@ import json
 import os
 import secrets
 import shutil
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pos.clock import clock_for
 from pos.domain import identity
+from pos.domain.hlc import Stamp
 from pos.errors import BadInput, IntegrityFailure, RuleRefused
 from pos.ledger import Event, Ledger
 from pos.ledger.keys import Certificate, StationKey
@@ -295,3 +297,38 @@ def join(
         "directory": str(directory),
         "events": len(events) + 1,
     }
+
+
+def stations_overview(st: Station) -> list[dict[str, Any]]:
+    """Every station of the hall and what this ledger holds of it: last event and its time."""
+    heads = {
+        r[0]: (int(r[1]), r[2])
+        for r in st.ledger.conn.execute("SELECT origin, last_seq, last_hlc FROM origin_heads")
+    }
+    contacts: dict[str, tuple[str | None, str | None]] = {}
+    for station, last_contact, last_error in st.ledger.conn.execute(
+        "SELECT station, max(last_contact), max(last_error) FROM sync_peers "
+        "WHERE station IS NOT NULL GROUP BY station"
+    ):
+        contacts[station] = (last_contact, last_error)
+    rows = []
+    for station, role in st.ledger.conn.execute(
+        "SELECT station, role FROM p_stations ORDER BY station"
+    ):
+        seq, hlc = heads.get(station, (0, ""))
+        rows.append(
+            {
+                "station": station,
+                "role": role,
+                "events": seq,
+                "last": Stamp.parse(hlc).instant if hlc else None,
+                "this": station == st.id,
+                "contact": _parsed_instant(contacts.get(station, (None, None))[0]),
+                "sync_error": contacts.get(station, (None, None))[1],
+            }
+        )
+    return rows
+
+
+def _parsed_instant(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount, parse_amount
 from pos.errors import BadInput
 from pos.services.inputs import checked_input
@@ -476,3 +477,15 @@ def drawer_count(
             {"session": session_id, "station": name, "amount": cents, "by": by.badge},
         )
     return {"session": session_id, "station": name, "counted": format_amount(cents)}
+
+
+def sales_by_hour(st: Station, game_date: date) -> dict[int, int]:
+    """Gross sales (cents, voids taken off) per hour of the hall's day `game_date`."""
+    zone = ZoneInfo(st.hall.time_zone)
+    hours: dict[int, int] = {}
+    for hlc, amount, voided in st.ledger.conn.execute("SELECT hlc, amount, voided FROM p_sales"):
+        at = Stamp.parse(hlc).instant.astimezone(zone)
+        if at.date() != game_date or voided:
+            continue
+        hours[at.hour] = hours.get(at.hour, 0) + int(amount)
+    return hours

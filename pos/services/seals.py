@@ -296,3 +296,14 @@ def _next_progressive_game(st: Station, *, exclude: str) -> str | None:
         if seal.get("progressive"):
             return str(serial)
     return None
+
+
+def seal_deals_held_here(st: Station) -> list[str]:
+    return [
+        r[0]
+        for r in st.ledger.conn.execute(
+            "SELECT serial FROM p_deals WHERE game = 'seal-card' AND holder = ? "
+            "AND received_hlc IS NOT NULL ORDER BY serial",
+            (st.id,),
+        )
+    ]

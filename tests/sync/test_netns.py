@@ -26,6 +26,7 @@ import pytest
 from pos.errors import RuleRefused
 from pos.ledger.verify import verify
 from pos.services import replicate, sales, winners
+from pos.services.exceptions import review_list
 from pos.services.ownership import acquire_deal, release_deal
 from pos.services.reports import day_report
 from pos.services.station import Station
@@ -353,6 +354,8 @@ def test_a_ticket_paid_on_both_sides_of_a_cut_is_shown_after_the_merge(tmp_path:
             for st in sts
         ]
         report = day_report(sts[0])
+        review = [item for item in review_list(sts[0]) if item["kind"] == "paid-twice"]
+    assert [item["subject"] for item in review] == ["D-BOOTH-3/0007"], review
     assert {origin for row in found for origin in row[0][2:4]} == {"booth-1", "booth-3"}
     assert found == [found[0]] * 3 and len(found[0]) == 1, found
     assert found[0][0][:2] == ("D-BOOTH-3", "0007") and found[0][0][4] == 500
