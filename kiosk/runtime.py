@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -263,6 +264,18 @@ class StationRuntime:
         worker = self.worker.pending if self.worker is not None else 0
         with self._state_lock:
             return worker > 0 or self._printing_pending > 0
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Until nothing is queued or running on the worker or the printer thread (tests and
+        benchmarks); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self.busy:
+            if time.monotonic() > deadline:
+                return False
+            if self.worker is not None:
+                self.worker.wait_idle(0.05)
+            time.sleep(0.005)
+        return True
 
     def _on_printer_thread(self, job: Callable[[], T]) -> Future[T]:
         with self._state_lock:

@@ -209,7 +209,7 @@ def test_the_runtime_prints_after_commands_and_reports_faults(demo_hall: Path) -
         fake.go_offline("paper-out")
         draft = booth.SaleDraft().choose("A100001")
         sold = runtime.run(lambda st: booth.sell(st, draft, "S200"), prints=True).result(10)
-        runtime.worker.wait_idle()
+        assert runtime.wait_idle()
         assert sold.ok and sold.headline == "SOLD 1 × Lucky 7s"
         assert runtime.state.printer_level == "error" and runtime.state.queued == 1
         assert runtime.state.printer.startswith("Printer: out of paper: load a roll")
