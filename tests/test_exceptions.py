@@ -107,3 +107,28 @@ def test_a_decision_synced_before_its_flag_still_applies() -> None:
         WINNERS.handlers[event.kind](conn, event, event.body)
     row = conn.execute("SELECT resolved, decision, note, resolved_by FROM p_flags").fetchone()
     assert row == (1, "rejected", "fake", "M1")
+
+
+def test_two_decisions_made_apart_converge_on_the_earlier() -> None:
+    flag = _event(
+        "booth-1", 4, "ExceptionFlagged", "h1",
+        {"flag": "probable-counterfeit", "serial": "A1", "ticket": "0001", "detail": "too many"},
+    )  # fmt: skip
+    early = _event(
+        "manager", 9, "ExceptionResolved", "h2",
+        {"origin": "booth-1", "seq": 4, "decision": "rejected", "note": "fake", "by": "M1"},
+    )  # fmt: skip
+    late = _event(
+        "manager-2", 3, "ExceptionResolved", "h3",
+        {"origin": "booth-1", "seq": 4, "decision": "accepted", "note": "real", "by": "M2"},
+    )  # fmt: skip
+    rows = []
+    for order in ((flag, early, late), (late, flag, early), (flag, late, early)):
+        conn = sqlite3.connect(":memory:")
+        conn.executescript(SCHEMA)
+        for event in order:
+            WINNERS.handlers[event.kind](conn, event, event.body)
+        rows.append(
+            conn.execute("SELECT resolved, decision, note, resolved_by FROM p_flags").fetchone()
+        )
+    assert rows == [(1, "rejected", "fake", "M1")] * 3

@@ -146,6 +146,7 @@ def dashboard(st: Station) -> DashboardVM:
 
 KIND_LABELS = {
     "double-payment": ("Paid twice", ERROR),
+    "paid-twice": ("Paid on both sides of a cut", ERROR),
     "probable-counterfeit": ("Probable counterfeit", ERROR),
     "device-not-returned": ("Device not returned", WARN),
     "late-event": ("Worker bought (late event)", WARN),
@@ -159,7 +160,7 @@ class ExceptionVM:
     subject: str
     detail: str
     colour: str
-    ref: str | None = None  # ORIGIN:SEQ of a flag the manager decides here (Accept / Reject)
+    ref: str | None = None  # ORIGIN:SEQ of the exception the manager decides (Accept / Reject)
 
 
 def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
@@ -176,7 +177,7 @@ def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
 
 
 def resolve_exception(st: Station, ref: str, decision: str, note: str, operator: str) -> Outcome:
-    """The manager's decision on a flagged exception, with the note the screen took."""
+    """The manager's decision on an exception, with the note the screen took."""
 
     def run() -> Outcome:
         origin, seq = exceptions.parse_ref(ref)

@@ -10,14 +10,15 @@ from pos.services import exceptions as exceptions_service
 
 @click.group()
 def exception() -> None:
-    """Exceptions for the manager to decide (double payments, counterfeits, devices)."""
+    """Exceptions for the manager to decide (double payments, counterfeits, devices, tickets
+    paid on both sides of a cut, purchases rule D would have refused, near matches)."""
 
 
 @exception.command("list")
 @json_option
 @click.pass_context
 def exception_list(ctx: click.Context) -> None:
-    """The flagged exceptions not yet decided, newest first."""
+    """The exceptions not yet decided, newest first."""
     with state(ctx).open_station() as st:
         found = exceptions_service.open_exceptions(st)
     emit(
@@ -45,7 +46,7 @@ def exception_list(ctx: click.Context) -> None:
 def exception_resolve(
     ctx: click.Context, ref: str, decision: str, note: str, operator: str | None
 ) -> None:
-    """Decide a flagged exception (managers), once, with a note."""
+    """Decide an exception (managers), once, with a note."""
     origin, seq = exceptions_service.parse_ref(ref)
     with state(ctx).open_station() as st:
         result = exceptions_service.resolve_exception(

@@ -1,8 +1,15 @@
-"""Exceptions the manager decides: a flagged double payment, probable counterfeit or device not
-returned is accepted, rejected or noted, on the record (ExceptionResolved), with a note."""
+"""Exceptions the manager decides, accepted, rejected or noted, on the record (ExceptionResolved),
+with a note, once. Each is named by the event behind it (ORIGIN:SEQ):
+
+- flags a station raised (double payment, probable counterfeit, device not returned): the flag;
+- a ticket two stations paid while cut apart (`p_paid_twice`): the second payment;
+- a purchase rule D would have refused had the station known (found after sync): the purchase;
+- a near match to a worker that was refused until a manager decides: the refusal.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pos.errors import BadInput, NotFound
@@ -12,15 +19,24 @@ DECISIONS = ("accepted", "rejected", "noted")
 
 
 def parse_ref(text: str) -> tuple[str, int]:
-    """`ORIGIN:SEQ`, the flag's event, as the exceptions list shows it."""
+    """`ORIGIN:SEQ`, the exception's event, as the exceptions list shows it."""
     origin, sep, seq = text.strip().rpartition(":")
     if not sep or not origin or not seq.isdigit() or int(seq) < 1:
         raise BadInput("exception", f"{text[:60]!r} is not ORIGIN:SEQ (e.g. booth-1:42)")
     return origin, int(seq)
 
 
-def _row(flag: tuple[Any, ...]) -> dict[str, Any]:
-    origin, seq, kind, serial, ticket, detail, hlc, resolved, decision, note, by = flag
+def _item(
+    origin: str,
+    seq: int,
+    kind: str,
+    subject: str,
+    detail: str,
+    hlc: str,
+    *,
+    serial: str | None = None,
+    ticket: str | None = None,
+) -> dict[str, Any]:
     return {
         "exception": f"{origin}:{seq}",
         "origin": origin,
@@ -28,26 +44,63 @@ def _row(flag: tuple[Any, ...]) -> dict[str, Any]:
         "kind": kind,
         "serial": serial,
         "ticket": ticket,
+        "subject": subject,
         "detail": detail,
         "hlc": hlc,
-        "resolved": bool(resolved),
-        "decision": decision,
-        "note": note,
-        "resolved_by": by,
+        "resolved": False,
+        "decision": None,
+        "note": None,
+        "resolved_by": None,
     }
 
 
-_COLUMNS = "origin, seq, kind, serial, ticket, detail, hlc, resolved, decision, note, resolved_by"
+def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
+    """Every exception on file here, decided or not, newest first within each kind."""
+    q = st.ledger.conn.execute
+    for origin, seq, kind, serial, ticket, detail, hlc in q(
+        "SELECT origin, seq, kind, serial, ticket, detail, hlc FROM p_flags ORDER BY hlc DESC"
+    ):
+        subject = f"{serial}/{ticket}" if ticket else (serial or "")
+        yield _item(origin, seq, kind, subject, detail, hlc, serial=serial, ticket=ticket)
+    for origin, seq, serial, ticket, detail, hlc in q(
+        "SELECT second_origin, second_seq, serial, ticket, detail, hlc FROM p_paid_twice "
+        "ORDER BY hlc DESC"
+    ):
+        subject = f"{serial}/{ticket}"
+        yield _item(origin, seq, "paid-twice", subject, detail, hlc, serial=serial, ticket=ticket)
+    for origin, seq, badge, serial, day, reason in q(
+        "SELECT purchase_origin, purchase_seq, badge, serial, day, min(reason) "
+        "FROM p_block_exceptions GROUP BY purchase_origin, purchase_seq ORDER BY day DESC"
+    ):
+        subject = f"{badge} bought {serial}"
+        yield _item(origin, seq, "late-event", subject, f"{reason} ({day})", day, serial=serial)
+    for origin, seq, rule, buyer, serial, reason, day in q(
+        "SELECT origin, seq, rule, buyer, serial, reason, day FROM p_blocked "
+        "WHERE reason LIKE '%manager decides%' ORDER BY day DESC"
+    ):
+        subject = f"{buyer} for {serial}"
+        yield _item(origin, seq, "near-match", subject, f"{reason} (rule {rule})", day)
+
+
+def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:
+    return {
+        (origin, int(seq)): (decision, note, by)
+        for origin, seq, decision, note, by in st.ledger.conn.execute(
+            "SELECT origin, seq, decision, note, by FROM p_flag_decisions"
+        )
+    }
 
 
 def open_exceptions(st: Station) -> list[dict[str, Any]]:
-    """The flagged exceptions no manager has decided yet, newest first."""
-    return [
-        _row(flag)
-        for flag in st.ledger.conn.execute(
-            f"SELECT {_COLUMNS} FROM p_flags WHERE resolved = 0 ORDER BY hlc DESC"
-        )
-    ]
+    """The exceptions no manager has decided yet: flags newest first, then the ones found
+    after sync, then near matches."""
+    decided = _decisions(st)
+    return [e for e in _all_exceptions(st) if (e["origin"], e["seq"]) not in decided]
+
+
+def review_list(st: Station) -> list[dict[str, Any]]:
+    """What the manager's screen lists: every open exception, each with the `ref` to decide."""
+    return [{**e, "ref": e["exception"]} for e in open_exceptions(st)]
 
 
 def resolve_exception(
@@ -59,7 +112,7 @@ def resolve_exception(
     note: str,
     operator: str | None,
 ) -> dict[str, Any]:
-    """A manager decides a flagged exception once: accepted, rejected or noted, with a note."""
+    """A manager decides an exception once: accepted, rejected or noted, with a note."""
     by = st.operator(operator, "manager")
     if decision not in DECISIONS:
         raise BadInput("decision", f"{decision!r}: say {', '.join(DECISIONS)}")
@@ -67,77 +120,20 @@ def resolve_exception(
     if not note:
         raise BadInput("note", "say why: the note goes on the record with the decision")
     with st.ledger.transaction():
-        flag = st.ledger.conn.execute(
-            f"SELECT {_COLUMNS} FROM p_flags WHERE origin = ? AND seq = ?", (origin, seq)
-        ).fetchone()
-        if flag is None:
+        found = next(
+            (e for e in _all_exceptions(st) if (e["origin"], e["seq"]) == (origin, seq)), None
+        )
+        if found is None:
             raise NotFound(f"no exception {origin}:{seq} is on file at this station")
-        if flag[7]:
+        earlier = _decisions(st).get((origin, seq))
+        if earlier is not None:
             raise BadInput(
                 "exception",
-                f"exception {origin}:{seq} was already decided ({flag[8]} by {flag[10]}): "
+                f"exception {origin}:{seq} was already decided ({earlier[0]} by {earlier[2]}): "
                 "a decision stands once recorded",
             )
         st.append(
             "ExceptionResolved",
             {"origin": origin, "seq": seq, "decision": decision, "note": note, "by": by.badge},
         )
-        row = st.ledger.conn.execute(
-            f"SELECT {_COLUMNS} FROM p_flags WHERE origin = ? AND seq = ?", (origin, seq)
-        ).fetchone()
-    return _row(row)
-
-
-def review_list(st: Station) -> list[dict[str, Any]]:
-    """What the manager must look at: flags not yet decided (double payments, probable
-    counterfeits, devices not returned; each with its `ref`, ORIGIN:SEQ, to decide), purchases
-    rule D would have refused had the station known (late events), and near matches to workers
-    that were refused."""
-    found: list[dict[str, Any]] = []
-    for flag in open_exceptions(st):  # decided flags leave the list
-        serial, ticket = flag["serial"], flag["ticket"]
-        what = f"{serial}/{ticket}" if ticket else (serial or "")
-        found.append(
-            {
-                "kind": flag["kind"],
-                "subject": what,
-                "detail": flag["detail"],
-                "hlc": flag["hlc"],
-                "ref": flag["exception"],
-            }
-        )
-    for serial, ticket, detail, stamp in st.ledger.conn.execute(
-        "SELECT serial, ticket, detail, hlc FROM p_paid_twice ORDER BY hlc DESC"
-    ):
-        found.append(
-            {
-                "kind": "paid-twice",
-                "subject": f"{serial}/{ticket}",
-                "detail": detail,
-                "hlc": stamp,
-            }
-        )
-    for badge, serial, day, reason in st.ledger.conn.execute(
-        "SELECT badge, serial, day, reason FROM p_block_exceptions ORDER BY day DESC"
-    ):
-        found.append(
-            {
-                "kind": "late-event",
-                "subject": f"{badge} bought {serial}",
-                "detail": f"{reason} ({day})",
-                "hlc": day,
-            }
-        )
-    for rule, buyer, serial, reason, day in st.ledger.conn.execute(
-        "SELECT rule, buyer, serial, reason, day FROM p_blocked "
-        "WHERE reason LIKE '%manager decides%' ORDER BY day DESC"
-    ):
-        found.append(
-            {
-                "kind": "near-match",
-                "subject": f"{buyer} for {serial}",
-                "detail": f"{reason} (rule {rule})",
-                "hlc": day,
-            }
-        )
-    return found
+    return {**found, "resolved": True, "decision": decision, "note": note, "resolved_by": by.badge}

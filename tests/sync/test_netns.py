@@ -26,7 +26,7 @@ import pytest
 from pos.errors import RuleRefused
 from pos.ledger.verify import verify
 from pos.services import replicate, sales, winners
-from pos.services.exceptions import review_list
+from pos.services.exceptions import parse_ref, resolve_exception, review_list
 from pos.services.ownership import acquire_deal, release_deal
 from pos.services.reports import day_report
 from pos.services.station import Station
@@ -355,6 +355,12 @@ def test_a_ticket_paid_on_both_sides_of_a_cut_is_shown_after_the_merge(tmp_path:
         ]
         report = day_report(sts[0])
         review = [item for item in review_list(sts[0]) if item["kind"] == "paid-twice"]
+        resolve_exception(
+            sts[0], *parse_ref(review[0]["ref"]), decision="noted", note="both", operator="M1"
+        )
+        exchange(*sts)
+        still_open = [[e for e in review_list(st) if e["kind"] == "paid-twice"] for st in sts]
+    assert still_open == [[], [], []], "decided once, on the record, everywhere"
     assert [item["subject"] for item in review] == ["D-BOOTH-3/0007"], review
     assert {origin for row in found for origin in row[0][2:4]} == {"booth-1", "booth-3"}
     assert found == [found[0]] * 3 and len(found[0]) == 1, found

@@ -1,6 +1,6 @@
-"""Exceptions for the manager to decide: double payments, probable counterfeits, devices not
-returned (Accept or Reject, with a note, on the record), purchases rule D would have refused
-(late events), near matches to workers."""
+"""Exceptions for the manager to decide, each Accept or Reject with a note, on the record:
+double payments, probable counterfeits, devices not returned, tickets paid on both sides of a
+cut, purchases rule D would have refused (late events), near matches to workers."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class ExceptionsScreen(RoleScreen):
         self.body.add_widget(self.note)
         self.body.add_widget(self.outcome)
         self.body.add_widget(self.rows)
-        self.outcome.clear("Decide each flag, with a note")
+        self.outcome.clear("Decide each one, with a note for the record")
 
     def load(self, st: Station) -> tuple[manager.ExceptionVM, ...]:
         return manager.exceptions_screen(st)

@@ -259,10 +259,14 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 
 def _exception_resolved(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    """The first decision recorded for a flag stands (synced in any order: kept aside until the
-    flag itself arrives)."""
+    """The first decision recorded on an exception stands: the earliest by stamp, so stations
+    that took two managers' decisions (made while cut apart) in either order agree. Kept
+    aside until a flag it decides arrives."""
     conn.execute(
-        "INSERT OR IGNORE INTO p_flag_decisions VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO p_flag_decisions VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (origin, seq) "
+        "DO UPDATE SET decision = excluded.decision, note = excluded.note, by = excluded.by, "
+        "hlc = excluded.hlc WHERE (excluded.hlc, excluded.decision, excluded.note) "
+        "< (p_flag_decisions.hlc, p_flag_decisions.decision, p_flag_decisions.note)",
         (
             body["origin"],
             int(body["seq"]),
@@ -279,15 +283,14 @@ def _apply_decision(conn: sqlite3.Connection, origin: str, seq: int) -> None:
     conn.execute(
         "UPDATE p_flags SET resolved = 1, decision = d.decision, note = d.note, "
         "resolved_by = d.by FROM (SELECT decision, note, by FROM p_flag_decisions "
-        "WHERE origin = ? AND seq = ?) AS d WHERE p_flags.origin = ? AND p_flags.seq = ? "
-        "AND p_flags.resolved = 0",
+        "WHERE origin = ? AND seq = ?) AS d WHERE p_flags.origin = ? AND p_flags.seq = ?",
         (origin, seq, origin, seq),
     )
 
 
 WINNERS = Projection(
     name="winners",
-    version=5,
+    version=6,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,
