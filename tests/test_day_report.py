@@ -178,6 +178,7 @@ def test_the_days_figures_match_the_hand_count(day: dict[str, Path], tmp_path: P
         "over_short": "-0.50",
     }
     assert cash["manager"]["expected"] == "20.00"
+    assert cash["kiosk-1"]["expected"] == "5.00"  # 5 paid for, 3 came out, a $2 credit voucher
     assert all(s["closed"] for s in report["stations"])
     lines = {p["line"]: p for p in report["products"]}
     assert lines["pull-tabs"]["gross"] == "22.00" and lines["seal cards"]["gross"] == "20.00"

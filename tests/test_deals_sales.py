@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pos.services import hall as hall_service
+from pos.services import reports
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW, run_booth
 from tests.halls import ENV, Hall, flare, refused, seal_flare
@@ -347,7 +348,7 @@ def kiosk(hall: Hall, tmp_path: Path) -> Hall:
         == 0
     )
     assert hall("session", "open").exit_code == 0
-    with Station(hall.directory) as st:
+    with Station(hall.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
         bundle = hall_service.add_station(st, name="kiosk-1", role="kiosk", operator="M1")
     path = tmp_path / "k.json"
     path.write_text(json.dumps(bundle))
@@ -383,7 +384,7 @@ def _kiosk_voucher(directory: Path, cents: int) -> str:
     """A voucher on file at the kiosk (a credit it issued), as its QR code."""
     from pos.services import receipts, vouchers
 
-    with Station(directory) as st:
+    with Station(directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
         with st.ledger.transaction():
             number = vouchers.issue_credit_voucher(st, cents, reason="dispenser credit")
         return receipts.receipt(st, st.id, number).qr
@@ -416,6 +417,10 @@ def test_a_kiosk_takes_a_voucher_and_gives_change_as_a_voucher(kiosk: Hall) -> N
     refused(again, "VOUCHER")
     assert "already paid" in again.stderr
     assert kiosk("verify").exit_code == 0
+    with Station(kiosk.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        (cash,) = reports.day_report(st)["cash"]
+    # The $5 credit voucher stands for cash the kiosk took; paying with it moved no cash.
+    assert (cash["station"], cash["expected"]) == ("kiosk-1", "5.00")
 
 
 def test_a_voucher_that_does_not_cover_or_is_not_on_file_pays_nothing(

@@ -191,14 +191,14 @@ def drawer() -> None:
 
 @drawer.command("count")
 @click.argument("amount")
-@click.option("--station", help="Whose drawer (default: this station's).")
+@click.option("--station", help="Whose drawer or cash box (default: this station's).")
 @operator_option
 @json_option
 @click.pass_context
 def drawer_count(
     ctx: click.Context, amount: str, station: str | None, operator: str | None
 ) -> None:
-    """Record the cash counted in a drawer for the session."""
+    """Record the cash counted in a drawer (or a kiosk's cash box) for the session."""
     with state(ctx).open_station() as st:
         result = reports.drawer_count(st, amount, station=station, operator=operator)
     emit(

@@ -323,8 +323,10 @@ def _exceptions(st: Station, sc: Scope) -> list[dict[str, Any]]:
 
 
 def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
-    """Per drawer (station): cash in (sales, vouchers sold) less cash out (prizes, vouchers paid,
-    voided sales), against the manager's count."""
+    """Per drawer or cash box (station): cash in (sales, rentals, vouchers issued) less cash out
+    (prizes, vouchers paid; voided sales are off the sales), against the manager's count. A
+    kiosk's voucher-paid sale nets to nothing: the sale and its change voucher in, the voucher
+    it took out."""
     q = st.ledger.conn.execute
     ss = sc.sessions
     out = []
@@ -344,9 +346,12 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
             f"session IN ({_in(ss)})",
             (name, *ss),
         ).fetchone()[0]
+        # Every voucher a station issues stands for value it took in and did not give out as
+        # tickets: cash for a voucher, cash for tickets a dispenser did not deliver, or the
+        # unused part of a voucher it took as payment (whose whole value counts as paid out).
         vouchers_in = q(
             "SELECT coalesce(sum(amount), 0) FROM p_vouchers WHERE station = ? AND "
-            "reason = 'cash' AND issued_hlc >= ? AND issued_hlc < ?",
+            "issued_hlc >= ? AND issued_hlc < ?",
             (name, sc.low, sc.high),
         ).fetchone()[0]
         vouchers_out = q(
