@@ -15,10 +15,7 @@ profile)`. Every PrinterError is a `pos.services.ports.PrinterFault`.
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import cast
 
 from hardware.printer.errors import (
     CONDITIONS,
@@ -33,6 +30,7 @@ from hardware.printer.errors import (
 )
 from hardware.printer.profiles import DEFAULT_PROFILE, PROFILES, PrinterProfile, get_profile
 from hardware.printer.transports import Printer, PrinterFactory, job_name
+from hardware.registry import DeviceRegistry
 
 __all__ = [
     "CONDITIONS",
@@ -71,19 +69,14 @@ BUILT_IN = {
 EXAMPLES = "usb:VID:PID, net:HOST[:PORT], serial:/dev/ttyUSB0[@baud], file:PATH, dir:DIR or dummy"
 
 
-def parse_spec(spec: str) -> tuple[str, str]:
-    """`kind:options` (or a bare `kind`) -> (kind, options); the kind must be known."""
-    kind, _, options = spec.strip().partition(":")
-    kind = kind.lower()
-    if not kind:
-        what = "is empty" if not spec.strip() else "names no kind of printer"
-        raise BadPrinterSpec(f"printer setting {spec!r} {what}: use {EXAMPLES}")
-    if kind not in _factories():
-        known = ", ".join(sorted(_factories()))
-        raise BadPrinterSpec(
-            f"printer setting {spec!r}: unknown kind {kind!r} (known: {known}); use {EXAMPLES}"
-        )
-    return kind, options
+_REGISTRY: DeviceRegistry[Printer] = DeviceRegistry(
+    noun="printer",
+    group=ENTRY_POINT_GROUP,
+    built_in=BUILT_IN,
+    examples=EXAMPLES,
+    bad_spec=BadPrinterSpec,
+)
+parse_spec = _REGISTRY.parse_spec
 
 
 def open_printer(
@@ -95,31 +88,8 @@ def open_printer(
     PrinterProfile or a name in PROFILES; default epson-tm-t20) tells it the model: the
     python-escpos profile, and the paper width the dir: printer draws its pictures at.
     Raises BadPrinterSpec naming the setting when it does not parse."""
-    kind, options = parse_spec(spec)
     chosen = get_profile(profile) if profile is not None else None
-    factory = _load(_factories()[kind])
-    try:
-        printer = factory(options, Path(station_dir) if station_dir is not None else Path.cwd())
-    except BadPrinterSpec as exc:
-        if repr(spec) in str(exc) or spec in str(exc):
-            raise
-        raise BadPrinterSpec(f"printer setting {spec!r}: {exc}") from exc
+    printer = _REGISTRY.open(spec, station_dir)
     if chosen is not None and hasattr(printer, "profile"):
         printer.profile = chosen
     return printer
-
-
-def _factories() -> dict[str, str]:
-    found = dict(BUILT_IN)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        found[entry.name] = entry.value
-    return found
-
-
-def _load(target: str) -> PrinterFactory:
-    module_name, _, attribute = target.partition(":")
-    module = importlib.import_module(module_name)
-    obj: object = module
-    for part in attribute.split("."):
-        obj = getattr(obj, part)
-    return cast(PrinterFactory, obj)

@@ -9,12 +9,10 @@ colon of the setting.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import cast
 
+from hardware.registry import DeviceRegistry
 from hardware.scanner.base import (
     BadReport,
     BadScannerSpec,
@@ -60,45 +58,17 @@ BUILT_IN = {
 EXAMPLES = "usb:VID:PID, evdev:/dev/input/..., serial:/dev/ttyUSB0[@baud] or stdin"
 
 
-def parse_spec(spec: str) -> tuple[str, str]:
-    """`kind:options` (or a bare `kind`) -> (kind, options); the kind must be known."""
-    kind, _, options = spec.strip().partition(":")
-    kind = kind.lower()
-    if not kind:
-        what = "is empty" if not spec.strip() else "names no kind of scanner"
-        raise BadScannerSpec(f"scanner setting {spec!r} {what}: use {EXAMPLES}")
-    if kind not in _factories():
-        known = ", ".join(sorted(_factories()))
-        raise BadScannerSpec(
-            f"scanner setting {spec!r}: unknown kind {kind!r} (known: {known}); use {EXAMPLES}"
-        )
-    return kind, options
+_REGISTRY: DeviceRegistry[Scanner] = DeviceRegistry(
+    noun="scanner",
+    group=ENTRY_POINT_GROUP,
+    built_in=BUILT_IN,
+    examples=EXAMPLES,
+    bad_spec=BadScannerSpec,
+)
+parse_spec = _REGISTRY.parse_spec
 
 
 def open_scanner(spec: str, station_dir: Path | None = None) -> Scanner:
     """The scanner a setting names, not yet started. Raises BadScannerSpec (naming the setting)
     when it does not parse, ScannerUnavailable when its driver's library is missing."""
-    kind, options = parse_spec(spec)
-    factory = _load(_factories()[kind])
-    try:
-        return factory(options, station_dir if station_dir is not None else Path.cwd())
-    except BadScannerSpec as exc:
-        if repr(spec) in str(exc) or spec in str(exc):
-            raise
-        raise BadScannerSpec(f"scanner setting {spec!r}: {exc}") from exc
-
-
-def _factories() -> dict[str, str]:
-    found = dict(BUILT_IN)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        found[entry.name] = entry.value
-    return found
-
-
-def _load(target: str) -> ScannerFactory:
-    module_name, _, attribute = target.partition(":")
-    module = importlib.import_module(module_name)
-    obj = module
-    for part in attribute.split("."):
-        obj = getattr(obj, part)
-    return cast(ScannerFactory, obj)
+    return _REGISTRY.open(spec, station_dir)
