@@ -136,7 +136,9 @@ def dashboard(st: Station) -> DashboardVM:
         stations=tuple(rows),
         totals=tuple(totals),
         total_text=f"Gross {money(gross_all)}",
-        chart=chart(reports.sales_by_hour(st, today), f"Sales per hour, {today.isoformat()}"),
+        chart=chart(
+            reports.ticket_sales_by_hour(st, today), f"Sales per hour, {today.isoformat()}"
+        ),
         sync_note="Events this station holds of each; a station's own count shows what is "
         "still missing here.",
     )

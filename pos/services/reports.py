@@ -377,31 +377,39 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
     return out
 
 
-def hourly_sales(st: Station, sc: Scope) -> list[dict[str, Any]]:
-    """Sales per hour (hall time) per product line: the chart's data."""
-    from pos.domain.hlc import Stamp
-
+def _hourly_cents(st: Station, sc: Scope) -> dict[int, dict[str, int]]:
+    """hour (hall time) -> product line (a deal's game, or "rentals") -> cents, the scope's
+    sessions, voids taken off."""
     zone = ZoneInfo(st.hall.time_zone)
     buckets: dict[int, dict[str, int]] = {}
     ss = sc.sessions
-    for hlc, amount, game in st.ledger.conn.execute(
+    rows = st.ledger.conn.execute(
         f"SELECT s.hlc, s.amount, d.game FROM p_sales s JOIN p_deals d USING (serial) "
-        f"WHERE s.session IN ({_in(ss)}) AND s.voided = 0",
-        ss,
-    ):
+        f"WHERE s.session IN ({_in(ss)}) AND s.voided = 0 UNION ALL "
+        f"SELECT hlc, amount, 'rentals' FROM p_rentals WHERE session IN ({_in(ss)})",
+        (*ss, *ss),
+    )
+    for hlc, amount, line in rows:
         hour = Stamp.parse(hlc).instant.astimezone(zone).hour
         bucket = buckets.setdefault(hour, {})
-        bucket[game] = bucket.get(game, 0) + int(amount)
-    for hlc, amount in st.ledger.conn.execute(
-        f"SELECT hlc, amount FROM p_rentals WHERE session IN ({_in(ss)})", ss
-    ):
-        hour = Stamp.parse(hlc).instant.astimezone(zone).hour
-        bucket = buckets.setdefault(hour, {})
-        bucket["rentals"] = bucket.get("rentals", 0) + int(amount)
+        bucket[line] = bucket.get(line, 0) + int(amount)
+    return buckets
+
+
+def hourly_sales(st: Station, sc: Scope) -> list[dict[str, Any]]:
+    """Sales per hour (hall time) per product line: the chart's data."""
     return [
         {"hour": hour, **{k: _money(v) for k, v in sorted(b.items())}}
-        for hour, b in sorted(buckets.items())
+        for hour, b in sorted(_hourly_cents(st, sc).items())
     ]
+
+
+def ticket_sales_by_hour(st: Station, game_date: date) -> dict[int, int]:
+    """Ticket sales (cents, voids taken off, rentals apart) per hour of the hall's day
+    `game_date`: the manager's dashboard chart."""
+    hours = _hourly_cents(st, scope(st, game_date.isoformat(), None))
+    totals = {hour: sum(v for k, v in b.items() if k != "rentals") for hour, b in hours.items()}
+    return {hour: cents for hour, cents in totals.items() if cents}
 
 
 # --- CSV ---------------------------------------------------------------------------------------
@@ -482,15 +490,3 @@ def drawer_count(
             {"session": session_id, "station": name, "amount": cents, "by": by.badge},
         )
     return {"session": session_id, "station": name, "counted": format_amount(cents)}
-
-
-def sales_by_hour(st: Station, game_date: date) -> dict[int, int]:
-    """Gross sales (cents, voids taken off) per hour of the hall's day `game_date`."""
-    zone = ZoneInfo(st.hall.time_zone)
-    hours: dict[int, int] = {}
-    for hlc, amount, voided in st.ledger.conn.execute("SELECT hlc, amount, voided FROM p_sales"):
-        at = Stamp.parse(hlc).instant.astimezone(zone)
-        if at.date() != game_date or voided:
-            continue
-        hours[at.hour] = hours.get(at.hour, 0) + int(amount)
-    return hours
