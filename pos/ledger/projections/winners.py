@@ -87,30 +87,25 @@ def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any
     )
     ticket = body.get("ticket")
     if ticket is not None:
-        _paid_twice(conn, event, body["serial"], str(ticket))
+        _paid_twice(conn, event, body, str(ticket))
 
 
-def _paid_twice(conn: sqlite3.Connection, event: Event, serial: str, ticket: str) -> None:
+def _paid_twice(conn: sqlite3.Connection, event: Event, body: dict[str, Any], ticket: str) -> None:
     """Pair this payment with any other of the same ticket, the earlier (by stamp) first."""
-    others = conn.execute(
+    serial = body["serial"]
+    this = (event.origin, event.seq, body["by"], event.hlc)
+    for other in conn.execute(
         "SELECT origin, seq, by, hlc FROM p_redemptions WHERE serial = ? AND ticket = ? "
         "AND kind = 'ticket' AND NOT (origin = ? AND seq = ?)",
         (serial, ticket, event.origin, event.seq),
-    ).fetchall()
-    if not others:
-        return
-    this = conn.execute(
-        "SELECT origin, seq, by, hlc, amount FROM p_redemptions WHERE origin = ? AND seq = ?",
-        (event.origin, event.seq),
-    ).fetchone()
-    for other in others:
-        first, second = sorted([this[:4], other], key=lambda r: (r[3], r[0], r[1]))
+    ).fetchall():
+        first, second = sorted([this, other], key=lambda r: (r[3], r[0], r[1]))
         conn.execute(
             "INSERT OR IGNORE INTO p_paid_twice VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 serial,
                 ticket,
-                this[4],
+                int(body["amount"]),
                 first[0],
                 first[1],
                 second[0],
