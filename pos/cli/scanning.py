@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from pos.cli.adapters import load_adapter
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, local_only, operator_option, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices
 from pos.services.ports import Scanner
@@ -50,6 +50,7 @@ def _open(spec: str, directory: Path) -> Scanner:
 @operator_option
 @json_option
 @click.pass_context
+@local_only
 def scan(ctx: click.Context, limit: int | None, operator: str | None) -> None:
     """Listen to the scanner: pay (booth) or check (kiosk) each ticket scanned."""
     as_json = state(ctx).json
