@@ -145,7 +145,7 @@ class Sandbox:
             here.write_bytes(base64.b64decode(upload))
         else:
             self.outputs.append((here, client_path))
-        self.renames[str(here)] = client_path
+        self.renames[str(here)] = value  # said as the client said it
         return str(here)
 
     def collect(self) -> list[dict[str, Any]]:
