@@ -17,10 +17,10 @@ from kiosk.local import UI_FILE, LocalSettings
 from kiosk.runtime import StationRuntime, printer_advice
 from kiosk.viewmodels import booth, common, manager
 from kiosk.viewmodels import kiosk as vm_kiosk
-from pos.services.worker import StationWorker, WorkerStopped
 from pos.clock import FixedClock
 from pos.errors import BadInput, NotPermitted, RuleRefused, StationBusy
 from pos.services.station import Station
+from pos.services.worker import StationWorker, WorkerStopped
 from tests.ui.conftest import NOW
 
 
