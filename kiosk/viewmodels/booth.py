@@ -159,7 +159,7 @@ class SaleDraft:
     tendered: int = 0  # cents of cash handed over
     buyer: str = ""
     typed: bool = False  # the first digit typed replaces the default quantity
-    attempt: str = field(default_factory=new_request_id)
+    attempt: str = field(default_factory=new_request_id, compare=False)
 
     def key(self, key: str) -> SaleDraft:
         """A key of the quantity pad: a digit, C (clear) or DEL."""
@@ -182,6 +182,10 @@ class SaleDraft:
     def done(self) -> SaleDraft:
         """After a sale: the same bin, quantity 1, no cash, no buyer."""
         return SaleDraft(serial=self.serial)
+
+    def answered(self) -> SaleDraft:
+        """After a refusal: the same draft, and the next SELL is a new attempt."""
+        return replace(self, attempt=new_request_id())
 
     @property
     def count(self) -> int:
@@ -246,8 +250,8 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
     if claim is not None:  # tapped twice, or tried again after the answer was lost
         return Outcome(
             True,
-            "Already sold",
-            f"This sale is recorded once ({claim.events()}); nothing more was sold.",
+            "Already recorded",
+            f"That tap repeated the one before ({claim.events()}); nothing more was sold.",
             OK,
         )
 

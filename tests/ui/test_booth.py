@@ -247,7 +247,7 @@ def test_sell_tapped_twice_sells_once(demo_hall: Path, open_front: Any) -> None:
     button.dispatch("on_release")
     ui.settle()
     assert _sales(ui) == before + 1
-    assert "SOLD 1 × Cherry Bells" in ui.text() or "Already sold" in ui.text()
+    assert "SOLD 1 × Cherry Bells" in ui.text() or "Already recorded" in ui.text()
     ui.tap("sell")  # the next sale is a new attempt
     assert _sales(ui) == before + 2
     assert "SOLD 1 × Cherry Bells" in ui.find("sale-headline").text

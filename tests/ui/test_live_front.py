@@ -49,7 +49,7 @@ def test_a_deal_received_at_the_cli_shows_on_the_manager_screen(
                 "prizes": [{"amount": "50.00", "count": 2}],
                 "supplier": {"name": "Bingo Supply Co", "address": "1 Main St"},
                 "invoice": "INV-77",
-            }  # fmt: skip
+            }
         )
     )
     received = booth(manager, "deal", "receive", "--flare", flare.name, "--as", "M100")

@@ -181,6 +181,8 @@ class SellScreen(RoleScreen):
         if outcome.ok:
             self.draft = self.draft.done()
             self.buyer.text = ""
+        else:
+            self.draft = self.draft.answered()
         self.refresh()
 
     def _drawer(self) -> None:
