@@ -1,14 +1,14 @@
 """A kind of device chosen by a setting `kind:options`: the kinds shipped here and those found
-in an entry point group, each a factory `(options: str, station_dir: Path) -> device`."""
+in an entry point group (through pos.plugins, the one plugin loader), each a factory
+`(options: str, station_dir: Path) -> device`."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from functools import cached_property
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Generic, TypeVar
+
+from pos import plugins
 
 D = TypeVar("D")
 
@@ -29,14 +29,13 @@ class DeviceRegistry(Generic[D]):
         self.examples = examples
         self.bad_spec = bad_spec
 
-    @cached_property
+    @property
     def factories(self) -> dict[str, str]:
-        """kind -> "module:attribute"; the entry points are read once (it reads every
-        installed distribution's metadata)."""
-        found = dict(self.built_in)
-        for entry in entry_points(group=self.group):
-            found[entry.name] = entry.value
-        return found
+        """kind -> "module:attribute": the built-in kinds and the installed entry points
+        (pos.plugins reads those once per process)."""
+        return {
+            kind: entry.value for kind, entry in plugins.found(self.group, self.built_in).items()
+        }
 
     def parse_spec(self, spec: str) -> tuple[str, str]:
         """`kind:options` (or a bare `kind`) -> (kind, options); the kind must be known."""
@@ -57,11 +56,7 @@ class DeviceRegistry(Generic[D]):
         """The device a setting names, made by its kind's factory. A bad setting raises
         `bad_spec` naming the setting."""
         kind, options = self.parse_spec(spec)
-        module_name, _, attribute = self.factories[kind].partition(":")
-        factory: object = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            factory = getattr(factory, part)
-        make: Callable[[str, Path], D] = factory  # type: ignore[assignment]
+        make: Callable[[str, Path], D] = plugins.load(self.group, kind, self.built_in)
         try:
             return make(options, Path(station_dir) if station_dir is not None else Path.cwd())
         except self.bad_spec as exc:

@@ -82,3 +82,25 @@ class ForkDetected(IntegrityFailure):
         super().__init__(f"fork: origin {origin} seq {seq} differs from the event already held")
         self.origin = origin
         self.seq = seq
+
+
+class PluginError(BoothError):
+    """A plugin (an entry point another layer registers: a command, a front end, a device
+    adapter) is not installed or does not load. The message names its group and its name."""
+
+    exit_code = 3
+
+    def __init__(self, group: str, name: str, message: str) -> None:
+        super().__init__(f"{group} {name!r}: {message}")
+        self.group = group
+        self.name = name
+
+
+class PluginNotFound(PluginError):
+    """No plugin of that name is installed in the group: a setting or option names it wrong."""
+
+    exit_code = 2
+
+
+class PluginLoadFailed(PluginError):
+    """The plugin is installed but importing it failed (a broken or partial installation)."""

@@ -58,11 +58,11 @@ ENTRY_POINT_GROUP = "booth.printers"
 
 # The printers shipped here, by kind, for a source tree whose entry points are not installed.
 BUILT_IN = {
-    "usb": "hardware.printer.transports:usb_printer",
-    "net": "hardware.printer.transports:net_printer",
-    "serial": "hardware.printer.transports:serial_printer",
-    "file": "hardware.printer.transports:file_printer",
-    "dir": "hardware.printer.transports:dir_printer",
+    "usb": "hardware.printer.transports.usb:usb_printer",
+    "net": "hardware.printer.transports.net:net_printer",
+    "serial": "hardware.printer.transports.serial:serial_printer",
+    "file": "hardware.printer.transports.file:file_printer",
+    "dir": "hardware.printer.transports.dir:dir_printer",
     "dummy": "hardware.printer.fake:dummy_printer",
 }
 

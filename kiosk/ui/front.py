@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -15,6 +14,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
+from kiosk.ui.roles import IdleWatch, Tab, build_role
 from kiosk.ui.theme import rgba, theme
 from kiosk.ui.widgets import Row, TouchButton
 from kiosk.viewmodels import common
@@ -24,12 +24,6 @@ from pos.services.station import Station
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Tab:
-    screen: str
-    label: str
 
 
 class NavBar(Row):
@@ -82,8 +76,6 @@ class Front:
     # -- lifetime -----------------------------------------------------------------------------
 
     def start(self) -> None:
-        from kiosk.ui.roles import build_role
-
         info = self.runtime.start()
         self.role = info.role
         try:
@@ -100,8 +92,6 @@ class Front:
         self.runtime.scan_handler = self._scanned
         self._show_status(self.runtime.state)
         if self.role == "kiosk":
-            from kiosk.ui.roles import IdleWatch
-
             self.idle_watch = IdleWatch(self, self.idle_timeout)
         first = self.screens.get_screen(self.screens.screen_names[0])
         first.vm = self.runtime.worker_call(first.load)  # the first frame shows content

@@ -1,9 +1,13 @@
-"""Which screens each role has, their tabs, and the kiosk's idle watch."""
+"""Which screens each role has, their tabs, and the kiosk's idle watch.
+
+The front end (kiosk.ui.front) imports this module; this module names the front end's type only
+(under TYPE_CHECKING), so the two never import each other."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
@@ -11,11 +15,16 @@ from kivy.clock import Clock
 from kiosk.viewmodels.kiosk import IdleTimer
 
 if TYPE_CHECKING:
-    from kiosk.ui.front import Front, Tab
+    from kiosk.ui.front import Front
+
+
+@dataclass(frozen=True)
+class Tab:
+    screen: str
+    label: str
 
 
 def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
-    from kiosk.ui.front import Tab
     from kiosk.ui.screens.booth_close import BoothCloseScreen
     from kiosk.ui.screens.booth_devices import DevicesScreen
     from kiosk.ui.screens.booth_sell import SellScreen
@@ -45,7 +54,6 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
 
 
 def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
-    from kiosk.ui.front import Tab
     from kiosk.ui.screens.login import ManagerLoginScreen
     from kiosk.ui.screens.manager_dashboard import DashboardScreen
     from kiosk.ui.screens.manager_deals import DealsScreen

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from pos.cli.common import emit, json_option, local_only, state
+from pos.clock import SystemClock
 from pos.services import backup as backup_service
 
 
@@ -22,7 +22,7 @@ def backup(ctx: click.Context, dest: Path) -> None:
     DEST is a directory that exists: a mounted USB stick or a path. Safe while the station runs.
     The backup holds the station's keys: keep it locked away like the cash.
     """
-    result = backup_service.backup(state(ctx).hall, dest, now=datetime.now(UTC))
+    result = backup_service.backup(state(ctx).hall, dest, now=SystemClock().now())
     emit(
         ctx,
         result,

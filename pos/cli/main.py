@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import nullcontext
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import click
@@ -70,8 +69,10 @@ for command in COMMANDS:
 def _plugin_commands() -> None:
     """Commands of other layers (sync, front ends), found by entry point so that the core never
     imports them; each plugin module keeps its heavy imports inside its commands."""
-    for entry in entry_points(group="booth.commands"):
-        for command in entry.load():
+    from pos import plugins
+
+    for _name, commands in plugins.load_all("booth.commands"):
+        for command in commands:
             cli.add_command(command)
 
 

@@ -125,7 +125,6 @@ def printer_status(ctx: click.Context) -> None:
 @click.pass_context
 def printer_test(ctx: click.Context) -> None:
     """Print a test page (and open the drawer)."""
-    from datetime import datetime
     from zoneinfo import ZoneInfo
 
     from pos.domain.receipt import Line, Receipt
@@ -140,7 +139,7 @@ def printer_test(ctx: click.Context) -> None:
             location=st.hall.location,
             station=st.id,
             number=0,
-            issued_at=datetime.now(ZoneInfo(st.hall.time_zone)),
+            issued_at=st.clock.now().astimezone(ZoneInfo(st.hall.time_zone)),
             operator=None,
             lines=(Line("Printer test: if you can read this, it works."),),
             training=st.hall.training,

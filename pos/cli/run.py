@@ -7,27 +7,27 @@ so `booth --help` and every other command stay free of Kivy.
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import click
 
+from pos import plugins
 from pos.cli.common import local_only, state
-from pos.errors import BadInput, HardwareFailure
+from pos.errors import BadInput, HardwareFailure, PluginNotFound
 
 GROUP = "booth.frontends"
 DEFAULT_FRONTEND = "kivy"
 
 
 def load_frontend(name: str) -> Any:
-    found = {ep.name: ep for ep in entry_points(group=GROUP)}
-    if name not in found:
-        known = ", ".join(sorted(found)) or "none installed"
+    try:
+        return plugins.load(GROUP, name)
+    except PluginNotFound:
+        known = ", ".join(plugins.names(GROUP)) or "none installed"
         raise HardwareFailure(
             f"no front end {name!r} is installed ({known}): pip install -e . registers the Kivy one"
-        )
-    return found[name].load()
+        ) from None
 
 
 def _size(text: str) -> tuple[int, int]:

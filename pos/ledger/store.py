@@ -13,12 +13,13 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
 
+from pos.clock import Clock, SystemClock
 from pos.domain import hlc
 from pos.domain.canonical import NotCanonical
 from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
@@ -58,8 +59,10 @@ class Ledger:
         key: StationKey | None,
         hall_public_key: str,
         projections: ProjectionSet = ALL,
+        clock: Clock | None = None,
     ) -> None:
         self.conn = conn
+        self.clock: Clock = clock or SystemClock()  # when an incident was recorded
         self.db = Database(conn, execute_plugins=False)
         self.station = station
         self._key = key
@@ -79,6 +82,7 @@ class Ledger:
         key: StationKey | None,
         hall_public_key: str,
         projections: ProjectionSet = ALL,
+        clock: Clock | None = None,
     ) -> Ledger:
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -92,6 +96,7 @@ class Ledger:
                 key=key,
                 hall_public_key=hall_public_key,
                 projections=projections,
+                clock=clock,
             )
             migrations.apply(ledger.db)
             ledger._ensure_projections()
@@ -357,7 +362,7 @@ class Ledger:
 
     def _record_incident(self, kind: str, event: Event, detail: str) -> None:
         evidence = json.dumps(event.to_dict(), sort_keys=True)
-        recorded = datetime.now(UTC).isoformat()
+        recorded = self.clock.now().isoformat()
         with self.transaction():
             self.conn.execute(
                 "INSERT INTO incidents (recorded_at, kind, origin, seq, detail, evidence) "

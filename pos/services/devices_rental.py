@@ -307,7 +307,6 @@ def device_faces(st: Station, device: str, *, game: int = 1) -> dict[str, Any]:
 
 def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
     """The faces of `device_faces` laid out as cards for the receipt printer (E.1.i)."""
-    from datetime import datetime
     from zoneinfo import ZoneInfo
 
     grid: list[tuple[str, ...]] = []
@@ -320,7 +319,7 @@ def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
         location=st.hall.location,
         station=st.id,
         number=0,
-        issued_at=datetime.now(ZoneInfo(st.hall.time_zone)),
+        issued_at=st.clock.now().astimezone(ZoneInfo(st.hall.time_zone)),
         operator=None,
         fields=(
             ("Device", faces["device"]),

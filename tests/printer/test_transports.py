@@ -4,9 +4,11 @@ serial port (a pty); every failure raised as the PrinterError that names it."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
 import threading
+import tomllib
 from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -16,6 +18,7 @@ import zxingcpp
 from PIL import Image
 
 from hardware.printer import (
+    BUILT_IN,
     BadPrinterSpec,
     CoverOpen,
     PaperOut,
@@ -25,6 +28,7 @@ from hardware.printer import (
     PrinterUnplugged,
     job_name,
     open_printer,
+    transports,
 )
 from hardware.printer.adapter import EscPosReceiptPrinter, open_receipt_printer
 from hardware.printer.fake import FailingPrinter, FakePrinter, dummy_printer_named
@@ -105,6 +109,19 @@ def test_bad_settings_are_refused_naming_them(spec: str, message: str, tmp_path:
 def test_entry_points() -> None:
     names = {entry.name for entry in entry_points(group="booth.printers")}
     assert names >= {"usb", "net", "serial", "file", "dir", "dummy"}
+
+
+def test_each_transport_is_its_own_module() -> None:
+    """pyproject.toml's entry points are the built-in table, and each transport's factory
+    lives in the module named for it (hardware/printer/transports/{kind}.py)."""
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    declared = pyproject["project"]["entry-points"]["booth.printers"]
+    assert declared == BUILT_IN
+    for kind in ("usb", "net", "serial", "file", "dir"):
+        module_name, _, attribute = declared[kind].partition(":")
+        assert module_name == f"hardware.printer.transports.{kind}"
+        factory = getattr(importlib.import_module(module_name), attribute)
+        assert getattr(transports, attribute) is factory  # re-exported by the package
 
 
 def test_job_names() -> None:
