@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
@@ -14,6 +13,7 @@ import click
 
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.errors import BadInput
+from pos.ledger import replication
 from pos.services.station import Station
 
 if TYPE_CHECKING:
@@ -21,12 +21,7 @@ if TYPE_CHECKING:
 
 
 def _static_peers(st: Station) -> list[str]:
-    return [
-        row[0]
-        for row in st.ledger.conn.execute(
-            "SELECT url FROM sync_peers WHERE source = 'static' ORDER BY url"
-        )
-    ]
+    return replication.peer_urls(st.ledger.conn, source="static")
 
 
 @click.command()
@@ -126,9 +121,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
     results: list[dict[str, Any]] = []
     failed = False
     with state(ctx).open_station() as st:
-        urls = list(peers) or [
-            row[0] for row in st.ledger.conn.execute("SELECT url FROM sync_peers ORDER BY url")
-        ]
+        urls = list(peers) or replication.peer_urls(st.ledger.conn)
         if not urls:
             raise BadInput("peer", "no peers known: give --peer URL or 'booth sync peer add'")
         context = client_context(st.directory)
@@ -178,18 +171,10 @@ def sync_status(ctx: click.Context) -> None:
     """Peers, their last contact, and per-origin high-water marks here and at each peer (as
     it last said)."""
     with state(ctx).open_station() as st:
-        peers = [
-            {**row, "heads": json.loads(row["heads"]) if row["heads"] else None}
-            for row in st.ledger.db.query(
-                "SELECT url, station, source, last_contact, last_error, pulled, heads, heads_at "
-                "FROM sync_peers ORDER BY url"
-            )
-        ]
+        peers = replication.peers(st.ledger.conn)
         origins = {
-            row[0]: {"last_seq": row[1], "last_hlc": row[2]}
-            for row in st.ledger.conn.execute(
-                "SELECT origin, last_seq, last_hlc FROM origin_heads ORDER BY origin"
-            )
+            head.origin: {"last_seq": head.last_seq, "last_hlc": head.last_hlc}
+            for head in replication.origin_heads_detail(st.ledger.conn)
         }
     data = {
         "station": st.id,
@@ -236,11 +221,7 @@ def sync_peer_add(ctx: click.Context, url: str, operator: str | None) -> None:
     with state(ctx).open_station() as st:
         st.operator(operator, "manager")
         with st.ledger.transaction():
-            st.ledger.conn.execute(
-                "INSERT INTO sync_peers (url, source) VALUES (?, 'static') "
-                "ON CONFLICT (url) DO UPDATE SET source = 'static'",
-                (url.rstrip("/"),),
-            )
+            replication.list_peer(st.ledger.conn, url.rstrip("/"))
     click.echo(f"Peer {url} listed.")
 
 
@@ -253,7 +234,7 @@ def sync_peer_remove(ctx: click.Context, url: str, operator: str | None) -> None
     with state(ctx).open_station() as st:
         st.operator(operator, "manager")
         with st.ledger.transaction():
-            st.ledger.conn.execute("DELETE FROM sync_peers WHERE url = ?", (url.rstrip("/"),))
+            replication.forget_peer(st.ledger.conn, url.rstrip("/"))
     click.echo(f"Peer {url} forgotten.")
 
 
@@ -376,7 +357,7 @@ def sync_upstream_status(ctx: click.Context) -> None:
     with state(ctx).open_station() as st:
         settings = load_settings(st.directory)
         last = last_push(st.ledger, st.config.hall)
-        held = st.ledger.conn.execute("SELECT max(rowid) FROM events").fetchone()[0] or 0
+        held = replication.update_seq(st.ledger.conn)
     data: dict[str, Any] = {
         "upstream": settings.public() if settings else None,
         "last_push": last,
@@ -452,11 +433,7 @@ def handover(
                 st, serial, bin_name=bin_name, operator=operator, force_reason=reason
             )
         else:
-            row = st.ledger.conn.execute(
-                "SELECT d.holder, p.url FROM p_deals d LEFT JOIN sync_peers p "
-                "ON p.station = d.holder WHERE d.serial = ?",
-                (serial.strip().upper(),),
-            ).fetchone()
+            row = replication.deal_holder_address(st.ledger.conn, serial.strip().upper())
             if row is None:
                 raise BadInput("serial", f"deal {serial!r} is not on file at this station")
             holder, url = row

@@ -1,9 +1,13 @@
-"""A replication client: JSON over HTTPS with this station's certificate (mutual TLS)."""
+"""HTTP clients: the one kept-alive connection code (`Connection`) that the LAN peer client
+(`Peer`, mutual TLS with this station's certificate) and the head office's client
+(`sync.upstream.Upstream`, HTTPS with basic auth) are both made of."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import socket
 import ssl
 from pathlib import Path
 from typing import Any
@@ -45,13 +49,69 @@ def read_body(response: http.client.HTTPResponse, limit: int | None = None) -> b
     return b"".join(chunks)
 
 
-class KeptAlive:
-    """One HTTP(S) connection kept open between requests. Subclasses open it (`_connection`)."""
+def encode_json(body: Any) -> bytes | None:
+    return json.dumps(body, separators=(",", ":")).encode() if body is not None else None
 
-    _conn: http.client.HTTPConnection | None = None
+
+class Connection:
+    """One HTTP(S) connection to `host`:`port`, kept open between requests.
+
+    The TCP connect and the TLS handshake must be done within `connect_timeout` seconds (at
+    most `timeout`), every later read within `timeout`. The handshake runs on a socket already
+    held here, so `abort()`, from another thread, can end it as well as a request."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        context: ssl.SSLContext | None,
+        timeout: float,
+        connect_timeout: float,
+    ) -> None:
+        self.host, self.port = host, port
+        self.context = context
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self._conn: http.client.HTTPConnection | None = None
 
     def _connection(self) -> http.client.HTTPConnection:
-        raise NotImplementedError
+        if self._conn is None:
+            connect = min(self.timeout, self.connect_timeout)
+            conn: http.client.HTTPConnection
+            if self.context is not None:  # (its Host header leaves out the default port 443)
+                conn = http.client.HTTPSConnection(
+                    self.host, self.port, timeout=connect, context=self.context
+                )
+            else:
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=connect)
+            raw = socket.create_connection((self.host, self.port), connect)
+            try:
+                # headers and body are separate writes: no waiting on the delayed ACK
+                raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                sock: socket.socket = raw
+                if self.context is not None:
+                    sock = self.context.wrap_socket(
+                        raw, server_hostname=self.host, do_handshake_on_connect=False
+                    )
+            except BaseException:
+                raw.close()
+                raise
+            conn.sock = sock
+            self._conn = conn
+            if isinstance(sock, ssl.SSLSocket):
+                sock.do_handshake()  # within `connect` seconds
+            sock.settimeout(self.timeout)
+        return self._conn
+
+    def abort(self) -> None:
+        """From another thread: end the request in progress at once (a service stopping)."""
+        conn = self._conn
+        if conn is not None and conn.sock is not None:
+            with contextlib.suppress(OSError):  # already closed
+                # the plain socket's shutdown: the TLS one's would drop its state under the
+                # thread still using it
+                socket.socket.shutdown(conn.sock, socket.SHUT_RDWR)
 
     def close(self) -> None:
         if self._conn is not None:
@@ -63,6 +123,8 @@ class KeptAlive:
     ) -> tuple[http.client.HTTPResponse, bytes]:
         """The response and its body (at most `limit` + 1 bytes). A kept-alive socket the
         other side closed meanwhile is replaced once; errors close the connection and rise."""
+        if data is not None:
+            headers = {**headers, "Content-Type": "application/json"}
         for attempt in (1, 2):
             reused = self._conn is not None
             try:
@@ -80,7 +142,7 @@ class KeptAlive:
         raise AssertionError("unreachable")
 
 
-class Peer(KeptAlive):
+class Peer(Connection):
     """One peer's replication endpoint. Keeps one connection open; counts bytes on the wire."""
 
     def __init__(
@@ -89,39 +151,21 @@ class Peer(KeptAlive):
         parts = urlsplit(url)
         if parts.scheme not in ("https", "http") or not parts.hostname:
             raise PeerUnreachable(f"{url!r} is not a peer URL (https://HOST:PORT)")
-        self.url = url.rstrip("/")
-        self.host, self.port = (
+        super().__init__(
             parts.hostname,
             parts.port or (443 if parts.scheme == "https" else 80),
+            context=context if parts.scheme == "https" else None,
+            timeout=timeout,
+            connect_timeout=CONNECT_TIMEOUT,
         )
-        self.context = context if parts.scheme == "https" else None
-        self.timeout = timeout
+        self.url = url.rstrip("/")
         self.base = parts.path.rstrip("/")
         self.bytes_sent = 0
         self.bytes_received = 0
-        self._conn: http.client.HTTPConnection | None = None
-
-    def _connection(self) -> http.client.HTTPConnection:
-        if self._conn is None:
-            connect = min(self.timeout, CONNECT_TIMEOUT)
-            conn: http.client.HTTPConnection
-            if self.context is not None:
-                conn = http.client.HTTPSConnection(
-                    self.host, self.port, timeout=connect, context=self.context
-                )
-            else:
-                conn = http.client.HTTPConnection(self.host, self.port, timeout=connect)
-            self._conn = conn
-            conn.connect()  # TCP and the TLS handshake within `connect` seconds
-            assert conn.sock is not None
-            conn.sock.settimeout(self.timeout)
-        return self._conn
 
     def request(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body, separators=(",", ":")).encode() if body is not None else None
+        data = encode_json(body)
         headers = {"Accept": "application/json"}
-        if data is not None:
-            headers["Content-Type"] = "application/json"
         try:
             response, raw = self.exchange(method, self.base + path, data, headers, MAX_RESPONSE)
         except ssl.SSLError as exc:

@@ -1,22 +1,22 @@
 """Pulling a peer's events: its `_changes` from our checkpoint, in batches, each batch applied
 in one transaction through the ledger's apply path; the checkpoint moves only after the batch
-commits, so an interrupted pull resumes and applying twice changes nothing."""
+commits, so an interrupted pull resumes and applying twice changes nothing.
+
+`PeerLog` is the LAN peer as a `RemoteLog`; the loop is the follower's (sync/follower.py).
+"""
 
 from __future__ import annotations
 
-import json
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import nullcontext
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from pos.ledger import Event, Ledger
-from pos.ledger.store import SignatureCheck
-from sync import docs
+from pos.clock import Clock, SystemClock
+from pos.ledger import Ledger, replication
+from sync import protocol
 from sync.client import Peer
-from sync.errors import PeerRefused
+from sync.follower import Held, Page, Source, follow
 
 BATCH = 1000
 
@@ -34,94 +34,62 @@ class PullResult:
     heads: dict[str, int] | None = None  # the peer's last seq per origin, as it said
 
 
-def _checkpoint_id(peer_uuid: str, own: str) -> str:
-    return f"booth-pull:{own}:{peer_uuid}"
+class PeerLog:
+    """A LAN peer's log: its `_changes` feed, positions in its own insertion order."""
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+
+    def describe(self) -> Source:
+        info = protocol.read_root(self.peer.request("GET", "/"), self.peer.url)
+        return Source(url=self.peer.url, station=info.station, uuid=info.uuid, heads=info.heads)
+
+    def start(self) -> int:
+        return 0
+
+    def position(self, value: Any) -> int:
+        return int(value)
+
+    def page(self, after: int, limit: int, held: Mapping[str, int]) -> Page[int]:
+        """Every event after `after`, held here or not: the apply path skips what is held (and
+        refuses what contradicts it)."""
+        answer = self.peer.request("GET", protocol.changes_path(after, limit))
+        events, last, rows = protocol.read_changes(answer, after, self.peer.url)
+        return Page(events=events, bad_documents=[], after=last, rows=rows)
+
+    def resume(self, page: Page[int], held: Held) -> int:
+        return page.after
 
 
-def _read_checkpoint(ledger: Ledger, key: str) -> int:
-    row = ledger.conn.execute("SELECT doc FROM sync_local WHERE id = ?", (key,)).fetchone()
-    return int(json.loads(row[0]).get("since", 0)) if row else 0
+# The checkpoint's id and its write, as bench/sync.py leaves a station at a peer's head.
+_checkpoint_id = protocol.pull_checkpoint_id
 
 
-def _write_checkpoint(ledger: Ledger, key: str, since: int) -> None:
-    ledger.conn.execute(
-        "INSERT OR REPLACE INTO sync_local VALUES (?, '0-1', ?)",
-        (key, json.dumps({"since": since, "at": datetime.now(UTC).isoformat()})),
-    )
-
-
-def _heads(value: Any) -> dict[str, int] | None:
-    """A peer's {origin: last seq}, if it sent a well-formed one (it is only shown, never
-    trusted: what a peer holds is known from the events it serves)."""
-    if not isinstance(value, dict) or len(value) > 10_000:
-        return None
-    heads = {
-        str(origin)[:64]: seq for origin, seq in value.items() if type(seq) is int and seq >= 0
-    }
-    return heads if len(heads) == len(value) else None
+def _write_checkpoint(ledger: Ledger, key: str, since: int, clock: Clock | None = None) -> None:
+    now = (clock or SystemClock()).now()
+    replication.put_local_doc(ledger.conn, key, protocol.pull_checkpoint(since, now))
 
 
 def pull(
-    ledger: Ledger, peer: Peer, *, lock: threading.Lock | None = None, batch: int = BATCH
+    ledger: Ledger,
+    peer: Peer,
+    *,
+    lock: threading.Lock | None = None,
+    batch: int = BATCH,
+    clock: Clock | None = None,
 ) -> PullResult:
-    guard = lock or nullcontext()
-    info = peer.request("GET", "/")
-    if not isinstance(info, dict) or not isinstance(info.get("uuid"), str):
-        raise PeerRefused(f"{peer.url} is not a Booth station")
-    booth = info.get("booth") or {}
-    result = PullResult(
-        peer=peer.url, station=str(booth.get("station", "?")), heads=_heads(booth.get("heads"))
+    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock)
+    return PullResult(
+        peer=peer.url,
+        station=followed.source.station,
+        received=followed.received,
+        applied=followed.applied,
+        refused=followed.refused,
+        since=followed.position,
+        bytes_sent=peer.bytes_sent,
+        bytes_received=peer.bytes_received,
+        heads=followed.source.heads,
     )
-    key = _checkpoint_id(info["uuid"], ledger.station)
-    with guard:
-        since = _read_checkpoint(ledger, key)
-
-    def fetch(after: int, check: SignatureCheck) -> tuple[list[Event], list[bool], int, int]:
-        """One batch after `after`: its events, what `check` found of each, the peer's
-        last_seq, and how many rows."""
-        changes = peer.request(
-            "GET", f"/ledger/_changes?since={after}&limit={batch}&include_docs=true"
-        )
-        rows = changes.get("results") if isinstance(changes, dict) else None
-        if not isinstance(rows, list):
-            raise PeerRefused(f"{peer.url} sent a malformed _changes answer")
-        if not rows:
-            return [], [], after, 0
-        events = [docs.from_doc(row.get("doc")) for row in rows if isinstance(row, dict)]
-        try:
-            last = int(changes.get("last_seq", rows[-1].get("seq", after)))
-        except (TypeError, ValueError, AttributeError):
-            raise PeerRefused(f"{peer.url} sent a malformed last_seq") from None
-        if last <= after:
-            raise PeerRefused(f"{peer.url}: its _changes did not advance past {after}")
-        return events, check(events), last, len(rows)
-
-    def checker() -> SignatureCheck:
-        with guard:
-            return ledger.signature_check()
-
-    # The next batch is fetched, decoded and its signatures checked (on every core) while this
-    # one is written: the network wait, the checks and SQLite's work overlap. Only the fetching
-    # thread touches the peer's connection.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
-        pending: Future[tuple[list[Event], list[bool], int, int]] | None = fetcher.submit(
-            fetch, since, checker()
-        )
-        while pending is not None:
-            events, authentic, last, count = pending.result()
-            if not count:
-                break
-            pending = fetcher.submit(fetch, last, checker()) if count >= batch else None
-            result.received += len(events)
-            with guard, ledger.transaction():  # the batch and its checkpoint: one commit
-                applied, refusals = ledger.apply_batch(events, authentic=authentic)
-                _write_checkpoint(ledger, key, last)
-            result.applied += applied
-            result.refused += len(refusals)
-            since = last
-    result.since = since
-    result.bytes_sent, result.bytes_received = peer.bytes_sent, peer.bytes_received
-    return result
 
 
 def record_contact(
@@ -133,26 +101,18 @@ def record_contact(
     pulled: int,
     source: str,
     heads: dict[str, int] | None = None,
+    clock: Clock | None = None,
 ) -> None:
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    ledger.conn.execute(
-        "INSERT INTO sync_peers (url, station, source, last_contact, last_error, pulled, heads, "
-        "heads_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
-        "station = coalesce(excluded.station, station), "
-        "last_contact = CASE WHEN excluded.last_error IS NULL THEN excluded.last_contact "
-        "ELSE last_contact END, last_error = excluded.last_error, "
-        "pulled = pulled + excluded.pulled, heads = coalesce(excluded.heads, heads), "
-        "heads_at = coalesce(excluded.heads_at, heads_at)",
-        (
-            url,
-            station,
-            source,
-            now if error is None else None,
-            error,
-            pulled,
-            json.dumps(heads, sort_keys=True) if heads is not None else None,
-            now if heads is not None else None,
-        ),
+    """A contact with the peer at `url`, as `booth sync status` shows it."""
+    replication.record_contact(
+        ledger.conn,
+        url,
+        now=protocol.stamp((clock or SystemClock()).now()),
+        station=station,
+        error=error,
+        pulled=pulled,
+        source=source,
+        heads=heads,
     )
 
 

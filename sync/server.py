@@ -1,5 +1,6 @@
 """The replication server: the CouchDB protocol's subset for immutable documents, over mutual
-TLS with the hall's certificates.
+TLS with the hall's certificates. The HTTP side only: the answers are built by `sync.protocol`
+from what `pos.ledger.replication` reads.
 
 Reads use a connection per request thread; writes (`_bulk_docs`, `_local`) go through the
 station's one Ledger under a lock, by the same apply path as every other event.
@@ -26,17 +27,17 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pos.errors import BoothError
-from pos.ledger import Ledger
+from pos.ledger import Event, Ledger, replication
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
 from pos.services.station import LEDGER_FILE, TLS_DIR, Station
-from sync import docs
+from sync import docs, protocol
 from sync.errors import BadDocument
 
 log = logging.getLogger("booth.sync.server")
 
-DB_NAME = "ledger"
+DB_NAME = protocol.DB_NAME
 MAX_BODY = 32 * 1024 * 1024
-MAX_BATCH = 10_000
+MAX_BATCH = protocol.MAX_BATCH
 SOCKET_TIMEOUT = 30.0  # a read or write that waits longer ends the connection
 REQUEST_TIMEOUT = 120.0  # one request's headers and body must arrive within this
 # A hall's station completes its handshake in milliseconds; anyone slower holds a connection
@@ -44,7 +45,6 @@ REQUEST_TIMEOUT = 120.0  # one request's headers and body must arrive within thi
 HANDSHAKE_TIMEOUT = 10.0
 MAX_CONNECTIONS = 64
 LONGPOLL_MAX = 60.0
-_COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
 
 
 def server_context(station_dir: Path) -> ssl.SSLContext:
@@ -60,10 +60,7 @@ def server_context(station_dir: Path) -> ssl.SSLContext:
     return context
 
 
-class HttpError(Exception):
-    def __init__(self, status: HTTPStatus, error: str, reason: str) -> None:
-        super().__init__(reason)
-        self.status, self.error, self.reason = status, error, reason
+HttpError = protocol.ProtocolError
 
 
 class ReplicationServer(ThreadingHTTPServer):
@@ -149,9 +146,7 @@ class ReplicationServer(ThreadingHTTPServer):
     def reader(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self.local, "conn", None)
         if conn is None:
-            path = self.station_dir / LEDGER_FILE
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout=10000")
+            conn = replication.open_reader(self.station_dir / LEDGER_FILE)
             self.local.conn = conn
         return conn
 
@@ -336,40 +331,29 @@ class ReplicationHandler(BaseHTTPRequestHandler):
 
     # --- endpoints ----------------------------------------------------------------------------
 
+    def _held(self, origin: str, seq: int) -> Event | None:
+        return replication.event(self.server.reader(), origin, seq)
+
     def _root(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        return HTTPStatus.OK, {
-            "couchdb": "Welcome",
-            "uuid": self.server.uuid,
-            "version": "3.3.0",
-            "vendor": {"name": "booth"},
-            "booth": {
-                "hall": self.server.hall,
-                "station": self.server.station,
-                "heads": dict(
-                    self.server.reader().execute("SELECT origin, last_seq FROM origin_heads")
-                ),
-            },
-        }
+        return HTTPStatus.OK, protocol.root(
+            uuid=self.server.uuid,
+            hall=self.server.hall,
+            station=self.server.station,
+            heads=replication.origin_heads(self.server.reader()),
+        )
 
     def _update_seq(self) -> int:
-        row = self.server.reader().execute("SELECT coalesce(max(rowid), 0) FROM events")
-        return int(row.fetchone()[0])
+        return replication.update_seq(self.server.reader())
 
     def _info(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        count = self.server.reader().execute("SELECT count(*) FROM events").fetchone()[0]
-        return HTTPStatus.OK, {
-            "db_name": DB_NAME,
-            "update_seq": str(self._update_seq()),
-            "doc_count": count,
-            "doc_del_count": 0,
-            "instance_start_time": "0",
-            "purge_seq": 0,
-        }
+        reader = self.server.reader()
+        return HTTPStatus.OK, protocol.database_info(
+            update_seq=replication.update_seq(reader), doc_count=replication.event_count(reader)
+        )
 
     def _changes(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
         since = _int(query.get("since", "0"), "since", allow_now=True, now=self._update_seq())
         limit = min(_int(query.get("limit", str(MAX_BATCH)), "limit"), MAX_BATCH)
-        include = query.get("include_docs") == "true"
         if query.get("feed") == "longpoll":
             deadline = time.monotonic() + min(
                 _int(query.get("timeout", "30000"), "timeout") / 1000,
@@ -378,186 +362,44 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             )
             while self._update_seq() <= since and time.monotonic() < deadline:
                 time.sleep(0.1)
-        rows = (
-            self.server.reader()
-            .execute(
-                f"SELECT rowid, {_COLUMNS} FROM events WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                (since, limit),
-            )
-            .fetchall()
+        rows = replication.changes(self.server.reader(), since, limit)
+        text = protocol.changes(
+            rows,
+            since=since,
+            update_seq=self._update_seq(),
+            include_docs=query.get("include_docs") == "true",
         )
-        from pos.ledger.events import Event
-
-        items = []
-        for row in rows:
-            event = Event(*row[1:])
-            item = (
-                f'{{"seq":{row[0]},"id":{docs.quoted(docs.doc_id(event.origin, event.seq))},'
-                f'"changes":[{{"rev":"{docs.rev_of(event.hash)}"}}]'
-            )
-            if include:
-                item += f',"doc":{docs.doc_json(event)}'
-            items.append(item + "}")
-        last = rows[-1][0] if rows else since
-        pending = max(0, self._update_seq() - last)
-        text = f'{{"results":[{",".join(items)}],"last_seq":{last},"pending":{pending}}}'
         return HTTPStatus.OK, RawJSON(text)
-
-    def _held(self, ids: list[str]) -> dict[str, str]:
-        """doc id -> rev of the events held here among `ids`."""
-        held: dict[str, str] = {}
-        conn = self.server.reader()
-        for doc_id in ids:
-            try:
-                origin, seq = docs.parse_id(doc_id)
-            except BadDocument:
-                continue
-            row = conn.execute(
-                "SELECT hash FROM events WHERE origin = ? AND seq = ?", (origin, seq)
-            ).fetchone()
-            if row:
-                held[doc_id] = docs.rev_of(row[0])
-        return held
 
     def _revs_diff(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
         body = self._body()
-        if not isinstance(body, dict) or len(body) > MAX_BATCH:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {id: [revs]}")
-        held = self._held([str(key) for key in body])
-        missing = {}
-        for doc_id, revs in body.items():
-            if not isinstance(revs, list):
-                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "revs must be a list")
-            lacking = [rev for rev in revs if held.get(doc_id) != rev]
-            if lacking:
-                missing[doc_id] = {"missing": lacking}
-        return HTTPStatus.OK, missing
-
-    def _event(self, origin: str, seq: int) -> Any:
-        from pos.ledger.events import Event
-
-        row = (
-            self.server.reader()
-            .execute(f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq = ?", (origin, seq))
-            .fetchone()
-        )
-        return Event(*row) if row else None
+        held = replication.event_hashes(self.server.reader(), protocol.revs_diff_ids(body))
+        return HTTPStatus.OK, protocol.revs_diff(body, held)
 
     def _bulk_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        body = self._body()
-        wanted = body.get("docs") if isinstance(body, dict) else None
-        if not isinstance(wanted, list) or len(wanted) > MAX_BATCH:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {docs: [...]}")
-        results = []
-        for item in wanted:
-            doc_id = str(item.get("id")) if isinstance(item, dict) else ""
-            try:
-                event = self._event(*docs.parse_id(doc_id))
-            except BadDocument:
-                event = None
-            if event is None:
-                results.append(
-                    {
-                        "id": doc_id,
-                        "docs": [
-                            {
-                                "error": {
-                                    "id": doc_id,
-                                    "rev": item.get("rev") if isinstance(item, dict) else None,
-                                    "error": "not_found",
-                                    "reason": "missing",
-                                }
-                            }
-                        ],
-                    }
-                )
-            else:
-                results.append({"id": doc_id, "docs": [{"ok": docs.to_doc(event, revisions=True)}]})
-        return HTTPStatus.OK, {"results": results}
+        return HTTPStatus.OK, protocol.bulk_get(self._body(), self._held)
 
     def _all_docs(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
         body = self._body() if self.command == "POST" else {}
-        keys = body.get("keys") if isinstance(body, dict) else None
-        if keys is None and "keys" in query:
-            try:
-                keys = json.loads(query["keys"])
-            except ValueError:
-                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "keys: not JSON") from None
-        include = query.get("include_docs") == "true" or (
-            isinstance(body, dict) and body.get("include_docs") is True
-        )
-        if not isinstance(keys, list) or len(keys) > MAX_BATCH:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "keys are required here")
-        rows = []
-        for key in keys:
-            try:
-                event = self._event(*docs.parse_id(str(key)))
-            except BadDocument:
-                event = None
-            if event is None:
-                rows.append({"key": key, "error": "not_found"})
-            else:
-                row: dict[str, Any] = {
-                    "id": key,
-                    "key": key,
-                    "value": {"rev": docs.rev_of(event.hash)},
-                }
-                if include:
-                    row["doc"] = docs.to_doc(event)
-                rows.append(row)
-        return HTTPStatus.OK, {"total_rows": len(rows), "offset": 0, "rows": rows}
+        keys, include = protocol.all_docs_request(body, query)
+        return HTTPStatus.OK, protocol.all_docs(keys, self._held, include_docs=include)
 
     def _doc(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        event = self._event(*docs.parse_id(parts[1]))
+        event = self._held(*docs.parse_id(parts[1]))
         if event is None:
             raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
         return HTTPStatus.OK, docs.to_doc(event, revisions=query.get("revs") == "true")
 
     def _bulk_docs(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        body = self._body()
-        if not isinstance(body, dict) or not isinstance(body.get("docs"), list):
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "expected {docs: [...]}")
-        if body.get("new_edits", True) is not False:
-            raise HttpError(
-                HTTPStatus.FORBIDDEN,
-                "forbidden",
-                "events are immutable: only new_edits=false replication is accepted",
-            )
-        if len(body["docs"]) > MAX_BATCH:
-            raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large", "batch too large")
-        events = []
-        for doc in body["docs"]:
-            if isinstance(doc, dict):
-                doc = {k: v for k, v in doc.items() if k != "_revisions"}
-            events.append(docs.from_doc(doc))
-        events.sort(key=lambda e: (e.origin, e.seq))
+        events = protocol.bulk_docs_events(self._body())
         with self.server.write_lock:
             _, refusals = self.server.ledger.apply_batch(events)
             # with no refusal every event is held; else find the ones that are not
             stored = [self.server.ledger.get(e.origin, e.seq) for e in events] if refusals else []
         if not refusals:
             return HTTPStatus.CREATED, []
-        # CouchDB's answer: one error per document not stored, with its id. The first refused
-        # event of an origin carries the refusal; the ones after it could not follow it.
-        reasons, errors, failed = iter(refusals), [], set()
-        for event, held in zip(events, stored, strict=True):
-            if held is not None and held.hash == event.hash:
-                continue
-            if event.origin in failed:
-                reason = f"not applied: it follows a refused event of {event.origin}"
-            else:
-                failed.add(event.origin)
-                refusal = next(reasons, None)
-                reason = refusal.message if refusal is not None else "not applied"
-            errors.append(
-                {
-                    "id": docs.doc_id(event.origin, event.seq),
-                    "rev": docs.rev_of(event.hash),
-                    "error": "forbidden",
-                    "reason": reason,
-                }
-            )
-        return HTTPStatus.CREATED, errors
+        messages = [refusal.message for refusal in refusals]
+        return HTTPStatus.CREATED, protocol.bulk_docs_errors(events, stored, messages)
 
     def _release(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
         """A peer asks this station, the holder, to hand a deal over to it."""
@@ -581,42 +423,22 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         return HTTPStatus.CREATED, {"ok": True, "instance_start_time": "0"}
 
     def _local_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        row = (
-            self.server.reader()
-            .execute("SELECT doc FROM sync_local WHERE id = ?", (parts[2],))
-            .fetchone()
-        )
-        if row is None:
+        doc = replication.local_doc(self.server.reader(), parts[2])
+        if doc is None:
             raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
-        return HTTPStatus.OK, json.loads(row[0])
+        return HTTPStatus.OK, doc
 
     def _local_put(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        local_id = parts[2]
-        if len(local_id) > 200:
-            raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "id too long")
+        local_id = protocol.check_local_id(parts[2])
         with self.server.write_lock:
             conn = self.server.ledger.conn
-            row = conn.execute("SELECT rev FROM sync_local WHERE id = ?", (local_id,)).fetchone()
-            generation = int(row[0].split("-")[0]) + 1 if row else 1
-            rev = f"0-{generation}"
+            rev = protocol.next_local_rev(replication.local_rev(conn, local_id))
             if self.command == "DELETE":
-                conn.execute("DELETE FROM sync_local WHERE id = ?", (local_id,))
-                return HTTPStatus.OK, {"ok": True, "id": f"_local/{local_id}", "rev": rev}
-            doc = self._body()
-            if not isinstance(doc, dict) or len(json.dumps(doc)) > 1_000_000:
-                raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", "a local doc is an object")
-            doc = {**doc, "_id": f"_local/{local_id}", "_rev": rev}
-            conn.execute(
-                "INSERT OR REPLACE INTO sync_local VALUES (?, ?, ?)",
-                (local_id, rev, json.dumps(doc)),
-            )
-        return HTTPStatus.CREATED, {"ok": True, "id": f"_local/{local_id}", "rev": rev}
+                replication.delete_local_doc(conn, local_id)
+                return HTTPStatus.OK, protocol.local_written(local_id, rev)
+            doc = protocol.local_doc(local_id, self._body(), rev)
+            replication.put_local_doc(conn, local_id, doc, rev=rev)
+        return HTTPStatus.CREATED, protocol.local_written(local_id, rev)
 
 
-def _int(text: str, name: str, *, allow_now: bool = False, now: int = 0) -> int:
-    if allow_now and text == "now":
-        return now
-    value = text.split("-")[0] if text and text[0].isdigit() else text
-    if not value.isdigit() or len(value) > 15:
-        raise HttpError(HTTPStatus.BAD_REQUEST, "bad_request", f"{name}={text[:40]!r}")
-    return int(value)
+_int = protocol.parse_int

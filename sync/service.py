@@ -9,16 +9,19 @@ thread of its own pushes to it every `upstream_interval` seconds, backing off wh
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from pos.clock import Clock, SystemClock
 from pos.errors import BoothError
 from pos.ledger import Ledger
 from pos.ledger.keys import StationKey
 from pos.services.station import LEDGER_FILE, STATION_KEY_FILE, Station
+from sync.backoff import Backoff
 from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact
@@ -26,7 +29,13 @@ from sync.server import ReplicationServer
 from sync.upstream import Upstream, UpstreamSettings, load_settings, push
 
 log = logging.getLogger("booth.sync")
+PEER_BACKOFF = Backoff(base=1.0, cap=60.0)  # a peer that fails: retried within 2, 4 ... 60 s
 UPSTREAM_BACKOFF_LIMIT = 900.0  # seconds between tries while the head office keeps failing
+
+
+def upstream_backoff(interval: float) -> Backoff:
+    """The head office, while it fails: within 2, 4 ... times the interval, up to 15 minutes."""
+    return Backoff(base=interval, cap=max(interval, UPSTREAM_BACKOFF_LIMIT))
 
 
 @dataclass
@@ -48,6 +57,8 @@ class SyncService:
     discover: bool = True
     upstream_interval: float = 60.0
     write_lock: threading.Lock = field(default_factory=threading.Lock)
+    clock: Clock = field(default_factory=SystemClock)  # stamps checkpoints and peer contacts
+    rng: random.Random = field(default_factory=random.Random)  # the backoffs' jitter
 
     def __post_init__(self) -> None:
         self.peers: dict[str, PeerState] = {
@@ -127,10 +138,11 @@ class SyncService:
         peer = Peer(state.url, self.context)
         assert self.ledger is not None, "start() first"
         try:
-            result = pull(self.ledger, peer, lock=self.write_lock)
+            result = pull(self.ledger, peer, lock=self.write_lock, clock=self.clock)
         except BoothError as error:
             state.failures += 1
-            state.next_try = time.monotonic() + min(60.0, 2**state.failures)
+            delay = PEER_BACKOFF.next_delay(state.failures, self.rng)
+            state.next_try = time.monotonic() + delay
             with self.write_lock:
                 record_contact(
                     self.ledger,
@@ -139,6 +151,7 @@ class SyncService:
                     error=error.message,
                     pulled=0,
                     source=state.source,
+                    clock=self.clock,
                 )
             return {"peer": state.url, "error": error.message}
         finally:
@@ -153,6 +166,7 @@ class SyncService:
                 pulled=result.applied,
                 source=state.source,
                 heads=result.heads,
+                clock=self.clock,
             )
         return {
             "peer": state.url,
@@ -189,6 +203,7 @@ class SyncService:
             hall_public_key=st.config.hall_public_key,
         )
         failures = 0
+        backoff = upstream_backoff(self.upstream_interval)
         try:
             while not self._stop.is_set():
                 try:
@@ -198,6 +213,7 @@ class SyncService:
                         hall=st.config.hall,
                         stopping=self._stop.is_set,
                         upstream=self.upstream,
+                        clock=self.clock,
                     )
                     failures = 0
                     if result.written:
@@ -210,8 +226,9 @@ class SyncService:
                 except Exception:
                     failures += 1
                     log.exception("upstream push failed (%d in a row)", failures)
-                delay = self.upstream_interval * 2 ** min(failures, 10)
-                self._stop.wait(min(delay, max(self.upstream_interval, UPSTREAM_BACKOFF_LIMIT)))
+                # every interval; while it fails, backing off (with jitter)
+                delay = backoff.next_delay(failures, self.rng) if failures else None
+                self._stop.wait(self.upstream_interval if delay is None else delay)
         finally:
             ledger.close()
 

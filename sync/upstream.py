@@ -16,22 +16,21 @@ import base64
 import http.client
 import json
 import os
-import socket
 import ssl
 import threading
 from collections.abc import Callable
-from contextlib import nullcontext, suppress
+from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from pos.clock import Clock, SystemClock
 from pos.errors import BadInput, StorageFailure
-from pos.ledger import Event, Ledger
+from pos.ledger import Event, Ledger, replication
 from pos.services.station import write_private
-from sync import docs
-from sync.client import KeptAlive
+from sync import docs, protocol
+from sync.client import Connection, encode_json
 from sync.errors import UpstreamRefused, UpstreamUnreachable
 
 SETTINGS_FILE = "upstream.json"
@@ -146,56 +145,32 @@ def tls_context(settings: UpstreamSettings) -> ssl.SSLContext:
     return context
 
 
-class Upstream(KeptAlive):
+class Upstream(Connection):
     """The upstream database: JSON over HTTPS with basic auth, one kept-alive connection."""
 
     def __init__(self, settings: UpstreamSettings, *, timeout: float = TIMEOUT) -> None:
         parts = urlsplit(settings.url)
         assert parts.hostname is not None, "check_url() first"
+        super().__init__(
+            parts.hostname,
+            parts.port or 443,
+            context=tls_context(settings),
+            timeout=timeout,
+            connect_timeout=CONNECT_TIMEOUT,
+        )
         self.settings = settings
         self.url = settings.url
-        self.host, self.port = parts.hostname, parts.port or 443
         self.database = parts.path.rstrip("/")
-        self.timeout = timeout
-        self.context = tls_context(settings)
         token = base64.b64encode(f"{settings.user}:{settings.password}".encode()).decode()
         self._authorization = f"Basic {token}"
         self.bytes_sent = 0
         self.bytes_received = 0
         self.requests = 0
-        self._conn: http.client.HTTPSConnection | None = None
-
-    def _connection(self) -> http.client.HTTPSConnection:
-        if self._conn is None:
-            connect = min(self.timeout, CONNECT_TIMEOUT)
-            conn = http.client.HTTPSConnection(
-                self.host, self.port, timeout=connect, context=self.context
-            )
-            raw = socket.create_connection((self.host, self.port), connect)
-            # The handshake runs on a socket already in `conn`, so abort() can end it too.
-            conn.sock = self.context.wrap_socket(
-                raw, server_hostname=self.host, do_handshake_on_connect=False
-            )
-            self._conn = conn
-            conn.sock.do_handshake()
-            conn.sock.settimeout(self.timeout)
-        return self._conn
-
-    def abort(self) -> None:
-        """From another thread: end the request in progress at once (a service stopping)."""
-        conn = self._conn
-        if conn is not None and conn.sock is not None:
-            with suppress(OSError):  # already closed
-                # the plain socket's shutdown: the TLS one's would drop its state under the
-                # thread still using it
-                socket.socket.shutdown(conn.sock, socket.SHUT_RDWR)
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """(status, JSON answer) of `METHOD {database}{path}`; 401/403 and TLS failures raise."""
-        data = json.dumps(body, separators=(",", ":")).encode() if body is not None else None
+        data = encode_json(body)
         headers = {"Accept": "application/json", "Authorization": self._authorization}
-        if data is not None:
-            headers["Content-Type"] = "application/json"
         try:
             response, raw = self.exchange(method, self.database + path, data, headers, MAX_RESPONSE)
         except ssl.SSLCertVerificationError as exc:
@@ -271,42 +246,25 @@ class Upstream(KeptAlive):
 
     def missing(self, revs: dict[str, str]) -> set[str]:
         """The ids among `revs` ({id: rev}) whose revision the head office lacks."""
-        answer = self.expect("POST", "/_revs_diff", {key: [rev] for key, rev in revs.items()})
-        if not isinstance(answer, dict):
-            raise UpstreamRefused(f"the head office at {self.url} sent a malformed _revs_diff")
-        return {
-            key
-            for key, entry in answer.items()
-            if key in revs and isinstance(entry, dict) and revs[key] in entry.get("missing", ())
-        }
+        answer = self.expect("POST", "/_revs_diff", protocol.revs_diff_request(revs))
+        return protocol.read_revs_diff(answer, revs, self.url)
 
     def all_docs(self, startkey: str, limit: int) -> list[dict[str, Any]]:
         """Up to `limit` rows of `_all_docs` in id order from `startkey` (inclusive; "" from the
         first), each with its document. Reads only."""
-        query = f"?include_docs=true&limit={limit}"
-        if startkey:
-            query += "&startkey=" + quote(json.dumps(startkey), safe="")
+        query = protocol.all_docs_query(startkey, limit)
         status, payload = self.request("GET", "/_all_docs" + query)
         if status == 404:
             raise UpstreamRefused(f"the head office has no database at {self.url}")
         if status != 200:
             self.expect("GET", "/_all_docs" + query)
-        rows = payload.get("rows") if isinstance(payload, dict) else None
-        if not isinstance(rows, list):
-            raise UpstreamRefused(f"the head office at {self.url} sent a malformed _all_docs")
-        return [row for row in rows if isinstance(row, dict)]
+        return protocol.read_all_docs(payload, self.url)
 
-    def write_docs(self, batch: list[dict[str, Any]]) -> None:
-        answer = self.expect("POST", "/_bulk_docs", {"docs": batch, "new_edits": False})
-        if not isinstance(answer, list):
-            raise UpstreamRefused(f"the head office at {self.url} sent a malformed _bulk_docs")
-        failed = [entry for entry in answer if isinstance(entry, dict) and "error" in entry]
-        if failed:
-            first = failed[0]
-            raise UpstreamRefused(
-                f"the head office at {self.url} refused {len(failed)} document(s), first "
-                f"{first.get('id')}: {first.get('error')} {first.get('reason', '')}".rstrip()
-            )
+    def write_events(self, events: list[Event]) -> None:
+        """Store `events` upstream as they are (`new_edits: false`); refused unless every one
+        was stored."""
+        answer = self.expect("POST", "/_bulk_docs", protocol.bulk_docs_request(events))
+        protocol.read_bulk_docs(answer, self.url)
 
 
 # --- pushing -----------------------------------------------------------------------------------
@@ -338,36 +296,19 @@ class PushResult:
         }
 
 
-def checkpoint_id(station: str, hall: str) -> str:
-    return f"booth-push:{station}:{hall}"
+checkpoint_id = protocol.push_checkpoint_id
 
 
 def last_push(ledger: Ledger, hall: str) -> dict[str, Any] | None:
     """This station's checkpoint and the figures of its last push (None: never pushed)."""
-    row = ledger.conn.execute(
-        "SELECT doc FROM sync_local WHERE id = ?", (checkpoint_id(ledger.station, hall),)
-    ).fetchone()
-    if row is None:
-        return None
-    value: dict[str, Any] = json.loads(row[0])
-    return value
+    return replication.local_doc(ledger.conn, checkpoint_id(ledger.station, hall))
 
 
 def _write_local(ledger: Ledger, hall: str, result: PushResult) -> None:
     with ledger.transaction():
-        ledger.conn.execute(
-            "INSERT OR REPLACE INTO sync_local VALUES (?, '0-1', ?)",
-            (checkpoint_id(ledger.station, hall), json.dumps(result.to_dict())),
+        replication.put_local_doc(
+            ledger.conn, checkpoint_id(ledger.station, hall), result.to_dict()
         )
-
-
-def _events_after(ledger: Ledger, rowid: int, limit: int) -> list[tuple[int, Event]]:
-    rows = ledger.conn.execute(
-        "SELECT rowid, origin, seq, type, hlc, prev, body, hash, sig FROM events "
-        "WHERE rowid > ? ORDER BY rowid LIMIT ?",
-        (rowid, limit),
-    ).fetchall()
-    return [(row[0], Event(*row[1:])) for row in rows]
 
 
 def push(
@@ -379,12 +320,14 @@ def push(
     batch: int = BATCH,
     stopping: Callable[[], bool] = lambda: False,
     upstream: Upstream | None = None,
+    clock: Clock | None = None,
 ) -> PushResult:
     """Copy to the head office every event here it lacks, in batches; resumable.
 
     `lock` guards this ledger's connection when other threads share it; the network is never
     waited on while it is held. `stopping` is asked between batches, and a service stopping
-    can `abort()` the `upstream` it passed in."""
+    can `abort()` the `upstream` it passed in. `clock` stamps the checkpoints."""
+    clock = clock or SystemClock()
     guard = lock or nullcontext()
     upstream = upstream or Upstream(settings)
     key = checkpoint_id(ledger.station, hall)
@@ -394,35 +337,24 @@ def push(
         remote = upstream.get_local(key) or {}
         with guard:
             local = last_push(ledger, hall) or {}
-        # Either side may have lost its checkpoint (a wiped database, a restored station): start
-        # from the smaller, which only costs a _revs_diff over events the head office holds.
-        here = int(local.get("since", 0)) if local.get("url") == settings.url else 0
-        since = min(here, int(remote.get("since", 0)))
+        since = protocol.push_start(local, remote, settings.url)
         remote_rev = remote.get("_rev")
         while not stopping():
             with guard:
-                rows = _events_after(ledger, since, batch)
+                rows = replication.changes(ledger.conn, since, batch)
             if not rows:
                 break
-            revs = {docs.doc_id(e.origin, e.seq): docs.rev_of(e.hash) for _, e in rows}
+            events = [event for _, event in rows]
+            revs = protocol.revs_of(events)
             lacking = upstream.missing(revs)
             if lacking:
-                upstream.write_docs(
-                    [
-                        docs.to_doc(event, revisions=True)
-                        for _, event in rows
-                        if docs.doc_id(event.origin, event.seq) in lacking
-                    ]
+                upstream.write_events(
+                    [e for e in events if docs.doc_id(e.origin, e.seq) in lacking]
                 )
             since = rows[-1][0]
-            checkpoint: dict[str, Any] = {
-                "since": since,
-                "station": ledger.station,
-                "hall": hall,
-                "at": datetime.now(UTC).isoformat(timespec="seconds"),
-            }
-            if isinstance(remote_rev, str):
-                checkpoint["_rev"] = remote_rev
+            checkpoint = protocol.push_checkpoint(
+                since=since, station=ledger.station, hall=hall, now=clock.now(), rev=remote_rev
+            )
             remote_rev = upstream.put_local(key, checkpoint)
             result.examined += len(rows)
             result.written += len(lacking)
@@ -435,7 +367,7 @@ def push(
                 break
         result.since = since
         result.bytes_sent, result.bytes_received = upstream.bytes_sent, upstream.bytes_received
-        result.at = datetime.now(UTC).isoformat(timespec="seconds")
+        result.at = protocol.stamp(clock.now())
         with guard:
             _write_local(ledger, hall, result)
     finally:

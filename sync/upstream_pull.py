@@ -13,22 +13,26 @@ Nothing is ever written to the head office: every request is a GET.
 A document that is not an event, and an event the apply path refuses, is a refusal: counted,
 reported, nothing stored for it (the apply path records a refused event as an incident); the
 rest of the pull goes on.
+
+`HeadOfficeLog` is the head office as a `RemoteLog`; the loop is the follower's
+(sync/follower.py), the one the LAN replicator runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pos.ledger import Event, Ledger
 from sync import docs
 from sync.errors import BadDocument, UpstreamRefused
+from sync.follower import Held, Page, Source, follow
 from sync.upstream import BATCH, Upstream, UpstreamSettings
 
 SKIPPED_PREFIXES = ("_design/", "_local/")
 # ';' follows ':' in code point order: "{origin};" sorts after every "{origin}:{seq}" id.
 PAST_ORIGIN = ";"
-MAX_MESSAGES = 20  # the report names this many refusals; the incidents table holds them all
 
 
 @dataclass
@@ -56,30 +60,6 @@ class UpstreamPullResult:
             "refusals": self.refusals,
         }
 
-    def refuse(self, messages: list[str]) -> None:
-        self.refused += len(messages)
-        room = MAX_MESSAGES - len(self.refusals)
-        self.refusals.extend(messages[: max(room, 0)])
-
-
-@dataclass
-class _Read:
-    """One `_all_docs` answer sorted out: the events to apply, the documents refused, and the
-    id the next read starts from."""
-
-    events: list[Event]
-    bad_documents: list[str]
-    resume: str
-    rows: int
-    last_origin: str | None = None  # the origin of the answer's last event row
-
-
-def _held_seq(ledger: Ledger, origin: str) -> int:
-    row = ledger.conn.execute(
-        "SELECT last_seq FROM origin_heads WHERE origin = ?", (origin,)
-    ).fetchone()
-    return int(row[0]) if row else 0
-
 
 def _just_after(doc_key: str) -> str:
     """The smallest id that sorts after `doc_key`."""
@@ -100,12 +80,24 @@ def _row_id(row: dict[str, Any], url: str) -> str:
     return doc_key
 
 
-def _sort_out(ledger: Ledger, rows: list[dict[str, Any]], start: str, url: str) -> _Read:
-    read = _Read(events=[], bad_documents=[], resume=start, rows=len(rows))
-    held: dict[str, int] = {}
+@dataclass(frozen=True)
+class AllDocsPage(Page[str]):
+    last_origin: str | None = None  # the origin of the answer's last event row
+
+
+def sort_out(
+    rows: list[dict[str, Any]], start: str, held: Mapping[str, int], url: str
+) -> AllDocsPage:
+    """One `_all_docs` answer read from `start`: the events to apply (those not held), the
+    documents that are not events, and the id the next read starts from (past what is held
+    of the origin the answer ended in)."""
+    events: list[Event] = []
+    bad_documents: list[str] = []
+    resume = start
+    last_origin: str | None = None
     for row in rows:
         doc_key = _row_id(row, url)
-        read.resume = _just_after(doc_key)
+        resume = _just_after(doc_key)
         doc = row.get("doc")
         if doc_key.startswith(SKIPPED_PREFIXES) or not isinstance(doc, dict):
             continue
@@ -113,28 +105,58 @@ def _sort_out(ledger: Ledger, rows: list[dict[str, Any]], start: str, url: str) 
             event = docs.from_doc(doc)
         except BadDocument as exc:
             reason = exc.message.removeprefix(f"{exc.field}: ")
-            read.bad_documents.append(f"document {doc_key[:80]!r} is not an event: {reason}")
+            bad_documents.append(f"document {doc_key[:80]!r} is not an event: {reason}")
             continue
-        read.last_origin = event.origin
-        if event.origin not in held:
-            held[event.origin] = _held_seq(ledger, event.origin)
-        if event.seq <= held[event.origin]:
+        last_origin = event.origin
+        known = held.get(event.origin, 0)
+        if event.seq <= known:
             # held here already: the next read skips the rest of what is held of this origin
-            read.resume = max(read.resume, _first_lacking(event.origin, held[event.origin]))
+            resume = max(resume, _first_lacking(event.origin, known))
             continue
-        read.events.append(event)
-    return read
+        events.append(event)
+    return AllDocsPage(
+        events=events,
+        bad_documents=bad_documents,
+        after=resume,
+        rows=len(rows),
+        last_origin=last_origin,
+    )
 
 
-def _resume_after_apply(ledger: Ledger, read: _Read) -> str:
+def resume_after_apply(page: AllDocsPage, held: Held) -> str:
     """Where the next read starts, once this answer's events are applied: past the origin
     the answer ended in if one of its events was refused, else just after the last row."""
-    origin = read.last_origin
-    if origin is None or not read.events or read.events[-1].origin != origin:
-        return read.resume
-    if _held_seq(ledger, origin) < read.events[-1].seq:
-        return max(read.resume, origin + PAST_ORIGIN)
-    return read.resume
+    origin = page.last_origin
+    if origin is None or not page.events or page.events[-1].origin != origin:
+        return page.after
+    if held(origin) < page.events[-1].seq:
+        return max(page.after, origin + PAST_ORIGIN)
+    return page.after
+
+
+class HeadOfficeLog:
+    """The head office's database as a log: `_all_docs` in id order, positions the id a read
+    starts from. It keeps no checkpoint here: each pull starts where this station's knowledge
+    ends, jumping past what it holds. Reads only."""
+
+    def __init__(self, upstream: Upstream) -> None:
+        self.upstream = upstream
+
+    def describe(self) -> Source:
+        return Source(url=self.upstream.url, station="head office", uuid=None, heads=None)
+
+    def start(self) -> str:
+        return ""
+
+    def position(self, value: Any) -> str:
+        return str(value)
+
+    def page(self, after: str, limit: int, held: Mapping[str, int]) -> AllDocsPage:
+        return sort_out(self.upstream.all_docs(after, limit), after, held, self.upstream.url)
+
+    def resume(self, page: Page[str], held: Held) -> str:
+        assert isinstance(page, AllDocsPage)
+        return resume_after_apply(page, held)
 
 
 def pull(
@@ -148,20 +170,12 @@ def pull(
     answer of `batch` rows. Refusals are counted and reported, not raised."""
     upstream = upstream or Upstream(settings)
     result = UpstreamPullResult(url=settings.url, station=ledger.station)
-    position = ""
     try:
-        while True:
-            rows = upstream.all_docs(position, batch)
-            read = _sort_out(ledger, rows, position, settings.url)
-            result.examined += len(read.events) + len(read.bad_documents)
-            result.refuse(read.bad_documents)
-            if read.events:
-                applied, refusals = ledger.apply_batch(read.events)
-                result.applied += applied
-                result.refuse([refusal.message for refusal in refusals])
-            position = _resume_after_apply(ledger, read)
-            if read.rows < batch:
-                break
+        followed = follow(ledger, HeadOfficeLog(upstream), batch=batch)
+        result.examined = followed.received + followed.bad
+        result.applied = followed.applied
+        result.refused = followed.refused
+        result.refusals = followed.refusals
     finally:
         result.requests = upstream.requests
         result.bytes_sent, result.bytes_received = upstream.bytes_sent, upstream.bytes_received

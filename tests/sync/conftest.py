@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,6 +17,9 @@ from pos.services import deals, hall, sessions, staff
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import flare
+
+if TYPE_CHECKING:
+    from tests.sync.head_office import HeadOffice
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRON = {"BOOTH_NOW": TRAINING_NOW}
@@ -143,3 +146,22 @@ def processes() -> Iterator[list[StationProcess]]:
     yield running
     for process in running:
         process.stop()
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A private head-office CA and the certificate it issued for 127.0.0.1 (one a module)."""
+    from tests.sync.head_office import make_tls
+
+    return make_tls(tmp_path_factory.mktemp("head-office") / "tls")
+
+
+@pytest.fixture(scope="module")
+def office(tls: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[HeadOffice]:
+    """The head office (tests/sync/head_office.py), started once a module that asks for it."""
+    from tests.sync.head_office import HeadOffice, require_node
+
+    require_node()
+    server = HeadOffice(tls, tmp_path_factory.mktemp("head-office-log") / "upstream.log")
+    yield server
+    server.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import random
 import shutil
 import socket
 import sqlite3
@@ -960,7 +961,14 @@ def test_the_service_records_a_hostile_peer_and_carries_on(
     peer = fake(lambda handler: send(handler, 200, b'{"results": [{"doc": '))
     before = snapshot(hall.stations["booth-1"])
     with Station(hall.stations["booth-1"], environ=ENVIRON) as st:
-        service = SyncService(st, port=0, static_peers=[peer.url], interval=3600, discover=False)
+        service = SyncService(
+            st,
+            port=0,
+            static_peers=[peer.url],
+            interval=3600,
+            discover=False,
+            rng=random.Random(1),  # a backoff with jitter: this one waits 0.27 s, not ~0
+        )
         service.start()
         try:
             (round_,) = service.sync_round(only=peer.url)

@@ -1,0 +1,172 @@
+"""Following a remote log: the one loop that pulls, page after page, what another log holds and
+this station lacks, through the ledger's apply path.
+
+A remote log (`RemoteLog`) is anything that serves events in an order it can resume from a
+position: a LAN peer's `_changes` feed (positions: its insertion order), the head office's
+`_all_docs` (positions: document ids). The follower starts from its checkpoint (where the log
+keeps one) or the log's beginning, and for each page: applies its events in one transaction,
+the checkpoint with them, then moves on from where the log says the next page starts.
+
+The next page is fetched, decoded and its signatures checked (on every core) while this one is
+written: the network wait, the checks and SQLite's work overlap. Only the fetching thread talks
+to the log. A page that changes where the log resumes (the head office, after a refused event)
+drops the page fetched ahead and fetches the right one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext, suppress
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from pos.clock import Clock, SystemClock
+from pos.ledger import Event, Ledger, replication
+from pos.ledger.store import SignatureCheck
+from sync import protocol
+
+P = TypeVar("P")
+MAX_MESSAGES = 20  # refusals named in a result; the incidents table holds them all
+
+Held = Callable[[str], int]  # an origin's highest seq held here
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a remote log says of itself."""
+
+    url: str
+    station: str  # its station ("?": it does not say)
+    uuid: str | None  # a stable identity to keep a checkpoint under; None: the log keeps none
+    heads: dict[str, int] | None  # its last seq per origin, as it said; None: it does not say
+
+
+@dataclass(frozen=True)
+class Page(Generic[P]):
+    """One answer of a remote log, sorted out."""
+
+    events: list[Event]  # to apply, each origin's in seq order
+    bad_documents: list[str]  # what was not an event, where the log tolerates such documents
+    after: P  # where the next page starts, once every event of this one is applied
+    rows: int  # how many rows the log answered with: fewer than asked for, and it is done
+
+
+class RemoteLog(Protocol[P]):
+    """The source port of a follower: a log read page by page from a position."""
+
+    def describe(self) -> Source:
+        """Who the log is, and its heads if it says them."""
+        ...
+
+    def start(self) -> P:
+        """Where a follower with no checkpoint starts."""
+        ...
+
+    def position(self, value: Any) -> P:
+        """A position kept in a checkpoint document (JSON), read back."""
+        ...
+
+    def page(self, after: P, limit: int, held: Mapping[str, int]) -> Page[P]:
+        """At most `limit` rows after `after`. `held` is what this station held (origin -> its
+        highest seq) when the page was asked for: a log may leave those events out."""
+        ...
+
+    def resume(self, page: Page[P], held: Held) -> P:
+        """Where the next page starts once `page` was applied (`held` reads what is held now):
+        `page.after`, unless the log must skip what can no longer follow."""
+        ...
+
+
+@dataclass
+class Followed(Generic[P]):
+    """What following a log did."""
+
+    source: Source
+    position: P
+    received: int = 0  # events the log served
+    bad: int = 0  # documents it served that are not events
+    applied: int = 0
+    refused: int = 0  # events refused and documents that are not events
+    refusals: list[str] = field(default_factory=list)  # the first MAX_MESSAGES of them
+
+    def refuse(self, messages: list[str]) -> None:
+        self.refused += len(messages)
+        room = MAX_MESSAGES - len(self.refusals)
+        self.refusals.extend(messages[: max(room, 0)])
+
+
+def follow(
+    ledger: Ledger,
+    log: RemoteLog[P],
+    *,
+    batch: int,
+    lock: threading.Lock | None = None,
+    clock: Clock | None = None,
+) -> Followed[P]:
+    """Apply every event of `log` this station lacks, one transaction per page of `batch` rows.
+
+    `lock` guards the ledger's connection when other threads share it; the log is never waited
+    on while it is held. Refused events are recorded as incidents, counted and named in the
+    result; a log that answers wrongly raises (nothing of that answer is stored)."""
+    guard = lock or nullcontext()
+    clock = clock or SystemClock()
+    source = log.describe()
+    key = protocol.pull_checkpoint_id(source.uuid, ledger.station) if source.uuid else None
+    position = log.start()
+    if key is not None:
+        with guard:
+            checkpoint = replication.local_doc(ledger.conn, key)
+        if checkpoint is not None:
+            position = log.position(checkpoint.get("since", 0))
+    result = Followed(source=source, position=position)
+
+    def fetch(after: P, check: SignatureCheck, held: dict[str, int]) -> tuple[Page[P], list[bool]]:
+        """One page after `after`, and what `check` found of each of its events."""
+        page = log.page(after, batch, held)
+        return page, check(page.events)
+
+    def ahead(after: P) -> Future[tuple[Page[P], list[bool]]]:
+        with guard:
+            check = ledger.signature_check()
+            held = replication.origin_heads(ledger.conn)
+        return fetcher.submit(fetch, after, check, held)
+
+    def held_now(origin: str) -> int:
+        return replication.held_seq(ledger.conn, origin)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
+        pending: Future[tuple[Page[P], list[bool]]] | None = ahead(position)
+        while pending is not None:
+            page, authentic = pending.result()
+            if not page.rows:
+                break
+            full = page.rows >= batch
+            pending = ahead(page.after) if full else None
+            result.received += len(page.events)
+            result.bad += len(page.bad_documents)
+            result.refuse(page.bad_documents)
+            with guard, ledger.transaction():  # the page and its checkpoint: one commit
+                applied, refusals = (
+                    ledger.apply_batch(page.events, authentic=authentic) if page.events else (0, [])
+                )
+                resume = log.resume(page, held_now)
+                if key is not None:
+                    replication.put_local_doc(
+                        ledger.conn, key, protocol.pull_checkpoint(resume, clock.now())
+                    )
+            result.applied += applied
+            result.refuse([refusal.message for refusal in refusals])
+            if resume != page.after and pending is not None:
+                _drop(pending)  # fetched from where the log no longer resumes
+                pending = ahead(resume)
+            position = resume
+    result.position = position
+    return result
+
+
+def _drop(pending: Future[Any]) -> None:
+    if not pending.cancel():
+        with suppress(Exception):
+            pending.result()
