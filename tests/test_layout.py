@@ -17,14 +17,11 @@ SQL_HOME = "pos/ledger/"
 PENDING_SQL = frozenset(
     {
         "pos/services/backup.py",
-        "pos/services/deals.py",
         "pos/services/devices_rental.py",
         "pos/services/eligibility.py",
         "pos/services/exceptions.py",
         "pos/services/export.py",
         "pos/services/hall.py",
-        "pos/services/numbering.py",
-        "pos/services/ownership.py",
         "pos/services/players.py",
         "pos/services/receipts.py",
         "pos/services/replicate.py",
@@ -33,7 +30,6 @@ PENDING_SQL = frozenset(
         "pos/services/sales.py",
         "pos/services/seals.py",
         "pos/services/sessions.py",
-        "pos/services/settings.py",
         "pos/services/staff.py",
         "pos/services/station.py",
         "pos/services/vouchers.py",
