@@ -17,7 +17,6 @@ SQL_HOME = "pos/ledger/"
 PENDING_SQL = frozenset(
     {
         "pos/services/backup.py",
-        "pos/services/devices_rental.py",
         "pos/services/eligibility.py",
         "pos/services/exceptions.py",
         "pos/services/export.py",

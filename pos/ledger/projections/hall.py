@@ -94,3 +94,12 @@ HALL = Projection(
         "StaffAdded": _staff_added,
     },
 )
+
+
+# --- read models --------------------------------------------------------------------------------
+
+
+def station_location(conn: sqlite3.Connection, station: str) -> str | None:
+    """Where a station stands, as its certificate said; None when not said."""
+    row = conn.execute("SELECT location FROM p_stations WHERE station = ?", (station,)).fetchone()
+    return str(row[0]) if row and row[0] else None
