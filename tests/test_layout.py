@@ -17,16 +17,11 @@ SQL_HOME = "pos/ledger/"
 PENDING_SQL = frozenset(
     {
         "pos/services/backup.py",
-        "pos/services/eligibility.py",
-        "pos/services/exceptions.py",
         "pos/services/export.py",
         "pos/services/hall.py",
-        "pos/services/players.py",
         "pos/services/receipts.py",
         "pos/services/replicate.py",
         "pos/services/reports.py",
-        "pos/services/roster.py",
-        "pos/services/staff.py",
         "pos/services/station.py",
         "sync/cli.py",
         "sync/replicator.py",
