@@ -21,7 +21,6 @@ PENDING_SQL = frozenset(
         "pos/services/hall.py",
         "pos/services/receipts.py",
         "pos/services/replicate.py",
-        "pos/services/reports.py",
         "pos/services/station.py",
         "sync/cli.py",
         "sync/replicator.py",

@@ -164,3 +164,11 @@ def active_staff(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             "SELECT badge, name, roles, date_of_birth FROM p_staff WHERE active = 1 ORDER BY name"
         )
     ]
+
+
+def projection_errors(conn: sqlite3.Connection) -> list[tuple[str, int, str, str]]:
+    """(origin, seq, type, error) of each event a projection could not take in."""
+    return [
+        (row[0], int(row[1]), row[2], row[3])
+        for row in conn.execute("SELECT origin, seq, type, error FROM p_projection_errors")
+    ]
