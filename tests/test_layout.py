@@ -17,10 +17,6 @@ SQL_HOME = "pos/ledger/"
 PENDING_SQL = frozenset(
     {
         "pos/services/backup.py",
-        "pos/services/export.py",
-        "pos/services/hall.py",
-        "pos/services/receipts.py",
-        "pos/services/replicate.py",
         "pos/services/station.py",
         "sync/cli.py",
         "sync/replicator.py",

@@ -166,6 +166,16 @@ class Ledger:
         ):
             yield _row_to_event(row)
 
+    def origin_events_after(self, origin: str, after: int, limit: int) -> list[Event]:
+        """Up to `limit` events of `origin` following seq `after`, in seq order."""
+        return [
+            _row_to_event(row)
+            for row in self.conn.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (origin, after, limit),
+            )
+        ]
+
     def count(self) -> int:
         row = self.conn.execute("SELECT count(*) FROM events").fetchone()
         return int(row[0])
