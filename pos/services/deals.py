@@ -13,8 +13,8 @@ from pos.domain.money import format_amount, parse_count
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, RuleRefused
 from pos.ledger.projections import deals as deals_read
+from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
-from pos.services.sessions import hall_date
 from pos.services.settings import house_rule, rulebook_settings
 from pos.services.station import Station
 

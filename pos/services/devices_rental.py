@@ -13,12 +13,12 @@ from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, RuleRefused
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
+from pos.services.current_session import require_open_session
 from pos.services.deals import enforce
 from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sessions import require_open_session
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 

@@ -16,8 +16,8 @@ from pos.domain.rulebook import Decision, Verdict
 from pos.errors import RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import roster as roster_read
+from pos.services.current_session import hall_date
 from pos.services.players import Buyer
-from pos.services.sessions import hall_date
 from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 

@@ -23,8 +23,8 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
-from pos.services.sessions import hall_date, open_session_now
 from pos.services.station import Station
 
 PRODUCT_LINES = (("pull-tab", "pull-tabs"), ("seal-card", "seal cards"), ("event", "event games"))

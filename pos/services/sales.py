@@ -17,13 +17,13 @@ from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, HardwareFailure, RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
+from pos.services.current_session import require_open_session
 from pos.services.deals import deal_flare, enforce
 from pos.services.eligibility import BuyerRefused, enforce_for_buyer, purchase_decision
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
-from pos.services.sessions import require_open_session
 from pos.services.settings import house_rule
 from pos.services.station import Station
 from pos.services.vouchers import checked_voucher, issue_credit_voucher, voucher_amount_on_file

@@ -1,10 +1,12 @@
-"""Sessions: a game date and number in the hall's time zone; sales happen inside one."""
+"""Sessions: a game date and number in the hall's time zone; sales happen inside one.
+
+Opening and closing them: closing ends event games (deals) and both carry progressive seal
+prizes (seals), so this module builds on deals and seals, and they on current_session."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from pos.domain.flare import GameType
 from pos.errors import BadInput, RuleRefused
@@ -12,24 +14,10 @@ from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections.deals import Session
+from pos.services.current_session import hall_date, open_session_now, require_open_session
+from pos.services.deals import close_deal_in_transaction
+from pos.services.seals import carry_progressive_prizes
 from pos.services.station import Station
-
-
-def hall_date(st: Station, at: datetime) -> date:
-    return at.astimezone(ZoneInfo(st.hall.time_zone)).date()
-
-
-def open_session_now(st: Station) -> Session | None:
-    return deals_read.open_session(st.ledger.conn)
-
-
-def require_open_session(st: Station) -> Session:
-    session = open_session_now(st)
-    if session is None:
-        raise RuleRefused(
-            "SESSION", "no session is open: a manager opens one with 'booth session open'"
-        )
-    return session
 
 
 def open_session(
@@ -117,8 +105,6 @@ def missing_stations(st: Station, session_id: str) -> list[str]:
 
 
 def _close_hall_wide(st: Station, session: Session, by: str) -> dict[str, Any]:
-    from pos.services.deals import close_deal_in_transaction
-
     in_play = deals_read.deals_in_play(st.ledger.conn)
     ended = []
     for serial, _, game, remaining in in_play:
@@ -146,6 +132,4 @@ def _close_hall_wide(st: Station, session: Session, by: str) -> dict[str, Any]:
 
 
 def _carry_progressive(st: Station) -> list[dict[str, Any]]:
-    from pos.services.seals import carry_progressive_prizes  # seals builds on sessions
-
     return carry_progressive_prizes(st)

@@ -20,12 +20,12 @@ from pos.errors import BadInput, RuleRefused
 from pos.ledger.keys import seal_for
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.deals import deal_flare
 from pos.services.eligibility import identity_decision
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
