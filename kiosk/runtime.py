@@ -27,11 +27,12 @@ from typing import Any, Protocol, TypeVar
 
 from kiosk import devices
 from kiosk.local import LocalSettings
-from kiosk.worker import StationWorker
+from pos.cli.control import ControlServer
 from pos.clock import Clock
 from pos.services import receipts
 from pos.services.ports import Dispenser, ReceiptPrinter, Scanner
 from pos.services.station import Station
+from pos.services.worker import StationWorker
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ class StationRuntime:
         dispenser: Dispenser | _Auto | None = AUTO,
         sync: LanSyncHook | None = None,
         post: Post | None = None,
+        control: bool = True,
     ) -> None:
         self.directory = Path(directory)
         self._clock = clock
@@ -149,6 +151,10 @@ class StationRuntime:
         self._state_lock = threading.Lock()
         self.status_listeners: list[Callable[[DeviceState], None]] = []
         self.scan_handler: Callable[[str], None] | None = None
+        #: told (on the UI thread) after a command sent by the CLI or another process wrote
+        self.change_listeners: list[Callable[[], None]] = []
+        self._serve_control = control
+        self.control: ControlServer | None = None
 
     # -- start and stop -----------------------------------------------------------------------
 
@@ -161,6 +167,11 @@ class StationRuntime:
             self._start_scanner()
             self.sync.start(self)
             self._set_state(sync=self.sync.status)
+            if self._serve_control:
+                self.control = ControlServer(
+                    self.directory, self.worker, after_write=self._after_forwarded_write
+                )
+                self.control.start()
         except BaseException:
             self.stop()
             raise
@@ -228,8 +239,18 @@ class StationRuntime:
             scanner=f"Scanner: ready ({kind})" if kind else "Scanner: ready", scanner_level="ok"
         )
 
+    def _after_forwarded_write(self, _st: Station) -> None:
+        # on the worker: the command has committed; its receipts print and the screens reload
+        self.print_queue()
+        for listener in list(self.change_listeners):
+            self.post(listener)
+
     def stop(self) -> None:
-        """Scanner, sync, then the worker (its queued work and print jobs finish first)."""
+        """The control socket, scanner, sync, then the worker (its queued work and print jobs
+        finish first)."""
+        control, self.control = self.control, None
+        if control is not None:
+            control.stop()
         scanner, self.scanner = self.scanner, None
         if scanner is not None:
             try:

@@ -1,5 +1,5 @@
 """`python -m pos` is `booth`."""
 
-from pos.cli.main import main
+from pos.cli.entry import main
 
 main()

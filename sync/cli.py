@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.errors import BadInput
 from pos.services.station import Station
 
@@ -54,6 +54,7 @@ def _static_peers(st: Station) -> list[str]:
     help="Seconds between pushes to the head-office upstream, when one is set.",
 )
 @click.pass_context
+@local_only
 def serve(
     ctx: click.Context,
     port: int,
@@ -62,22 +63,35 @@ def serve(
     no_discovery: bool,
     upstream_interval: float,
 ) -> None:
-    """Run discovery, the replication server and the replicator, with no UI."""
+    """Run discovery, the replication server and the replicator, with no UI.
+
+    While it runs, every other `booth` command on this station is sent to it over the
+    station's control socket and runs on its worker."""
+    from pos.cli.control import ControlServer
+    from pos.services.worker import StationWorker
     from sync.service import SyncService
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with state(ctx).open_station() as st:
+    hall = state(ctx).hall
+    worker = StationWorker(lambda: Station(hall), name="booth-serve")
+    service: SyncService | None = None
+    control: ControlServer | None = None
+    try:
+        st = worker.wait_open(timeout=None)
         service = SyncService(
             st,
             port=port,
             address=address,
-            static_peers=_static_peers(st),
+            static_peers=worker.call(_static_peers),
             interval=interval,
             discover=not no_discovery,
             upstream_interval=upstream_interval,
         )
+        worker.job_lock = service.write_lock
         service.start()
+        control = ControlServer(st.directory, worker)
+        control.start()
         click.echo(
             f"Serving {st.id} of hall {st.config.hall} on https://{address}:{service.port}",
             err=True,
@@ -87,8 +101,12 @@ def serve(
                 pass
         except KeyboardInterrupt:
             pass
-        finally:
+    finally:
+        if control is not None:
+            control.stop()
+        if service is not None:
             service.stop()
+        worker.stop()
 
 
 @click.group()
@@ -155,6 +173,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
 @sync.command("status")
 @json_option
 @click.pass_context
+@reads
 def sync_status(ctx: click.Context) -> None:
     """Peers, their last contact, and per-origin high-water marks here and at each peer (as
     it last said)."""
@@ -349,6 +368,7 @@ def sync_upstream_pull(ctx: click.Context) -> None:
 @sync_upstream.command("status")
 @json_option
 @click.pass_context
+@reads
 def sync_upstream_status(ctx: click.Context) -> None:
     """The upstream's URL and user (never the password) and the last push."""
     from sync.upstream import last_push, load_settings

@@ -246,7 +246,12 @@ def test_a_garbled_booth_now_is_bad_input(hall_dir: Path) -> None:
     assert result.exit_code == 2 and "BOOTH_NOW" in result.stderr
 
 
-def test_a_second_process_on_a_station_is_refused_and_told_who_holds_it(hall_dir: Path) -> None:
+def test_a_write_beside_a_lock_holder_waits_then_is_told_who_holds_it(
+    hall_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that holds the lock but serves no control socket (a script, a crashed
+    owner's orphan): reads go on beside it; a write waits its turn, then says who holds it."""
+    monkeypatch.setattr("pos.cli.common.LOCK_WAIT", 0.5)
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -261,7 +266,11 @@ def test_a_second_process_on_a_station_is_refused_and_told_who_holds_it(hall_dir
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        result = run_booth("--hall", str(hall_dir), "staff", "list")
+        assert run_booth("--hall", str(hall_dir), "staff", "list").exit_code == 0
+        result = run_booth(
+            "--hall", str(hall_dir), "staff", "add", "--name", "Pat", "--badge", "P9",
+            "--role", "seller", "--as", "M1",
+        )  # fmt: skip
         assert result.exit_code == 3
         assert f"pid {holder.pid}" in result.stderr
     finally:

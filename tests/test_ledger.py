@@ -86,6 +86,7 @@ def test_migrations_are_recorded_and_not_rerun(station: Station) -> None:
         "m004_last_stamp_in_heads",
         "m005_sync_state",
         "m006_peer_heads",
+        "m007_requests",
     ]
     assert migrations.pending(station.ledger.db) == []
 

@@ -74,7 +74,7 @@ def test_build_makes_a_wheel_and_an_sdist(dist: Path) -> None:
         entry_points = wheel.read(f"booth-{__version__}.dist-info/entry_points.txt").decode()
     assert {"pos/cli/main.py", "pos/services/backup.py", "pos/cli/backup.py"} <= names
     assert not any(name.startswith("tests/") for name in names)
-    assert "booth = pos.cli.main:main" in entry_points
+    assert "booth = pos.cli.entry:main" in entry_points
     with tarfile.open(dist / f"booth-{__version__}.tar.gz") as sdist:
         members = {m.name.split("/", 1)[-1] for m in sdist.getmembers()}
     assert {"pyproject.toml", "README.md", "pos/cli/main.py"} <= members

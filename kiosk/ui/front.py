@@ -96,6 +96,7 @@ class Front:
         self.root.add_widget(self.screens)
         self.root.add_widget(self.status)
         self.runtime.status_listeners.append(self._show_status)
+        self.runtime.change_listeners.append(self._ledger_changed)
         self.runtime.scan_handler = self._scanned
         self._show_status(self.runtime.state)
         if self.role == "kiosk":
@@ -106,6 +107,14 @@ class Front:
         first.vm = self.runtime.worker_call(first.load)  # the first frame shows content
         first.render(first.vm)
         self.go(first.name)
+
+    def _ledger_changed(self) -> None:
+        """On the UI thread: a command from the CLI or another process wrote to the station; the
+        screen showing reloads its view (a deal received shows without a restart)."""
+        screen = self.screens.current_screen
+        refresh = getattr(screen, "refresh", None)
+        if callable(refresh):
+            refresh()
 
     def stop(self) -> None:
         self.runtime.scan_handler = None

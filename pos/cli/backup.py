@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pos.cli.common import emit, json_option, state
+from pos.cli.common import emit, json_option, local_only, state
 from pos.services import backup as backup_service
 
 
@@ -15,6 +15,7 @@ from pos.services import backup as backup_service
 @click.argument("dest", type=click.Path(path_type=Path))
 @json_option
 @click.pass_context
+@local_only
 def backup(ctx: click.Context, dest: Path) -> None:
     """Back up this station (ledger, keys, settings) into a new folder in DEST, and verify it.
 
@@ -41,6 +42,7 @@ def backup(ctx: click.Context, dest: Path) -> None:
 )
 @json_option
 @click.pass_context
+@local_only
 def restore(ctx: click.Context, source: Path, target: Path | None) -> None:
     """Restore a backup folder SOURCE into an empty station directory, verified.
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,6 +14,7 @@ import click
 
 from pos.cli.adapters import load_receipt_printer
 from pos.errors import BoothError
+from pos.ledger import requests
 from pos.services import receipts
 from pos.services.devices import device_settings
 from pos.services.ports import ReceiptPrinter
@@ -20,25 +22,110 @@ from pos.services.station import Station
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Seconds a write waits for another `booth` process writing to the same idle station.
+LOCK_WAIT = 10.0
 
-def default_hall_dir() -> Path:
-    from platformdirs import user_data_dir
 
-    return Path(user_data_dir("booth", appauthor=False)) / "station"
+class Access(enum.Enum):
+    """How a command reaches a station whose owner (its screen or `booth serve`) is running.
+
+    WRITE: sent to the owner and run on its worker (the default). READ: run on a read-only
+    connection, in the owner when it runs (it answers at once, warm), else here, with no lock
+    (a write-protected copy works). LOCAL: always run in this process (it creates a station,
+    starts an owner, or works on files beside the ledger)."""
+
+    WRITE = "write"
+    READ = "read"
+    LOCAL = "local"
+
+
+def reads(func: F) -> F:
+    """Mark a command that only reads: no lock, a read-only ledger."""
+    func.booth_access = Access.READ  # type: ignore[attr-defined]
+    return func
+
+
+def local_only(func: F) -> F:
+    """Mark a command that always runs in the calling process."""
+    func.booth_access = Access.LOCAL  # type: ignore[attr-defined]
+    return func
+
+
+def command_access(command: click.Command | None) -> Access:
+    callback = getattr(command, "callback", None)
+    access = getattr(callback, "booth_access", Access.WRITE)
+    return access if isinstance(access, Access) else Access.WRITE
+
+
+def owner_answers(hall: Path) -> bool:
+    """Whether the station's owner (its screen or `booth serve`) is running and answering."""
+    import socket
+
+    from pos.cli.control_socket import Address, socket_path
+
+    path = socket_path(hall)
+    if not path.exists():
+        return False
+    with Address(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
+            sock.connect(address.address)
+        except OSError:
+            return False
+    return True
+
+
+class AlreadyAnswered(Exception):
+    """The command's request id was done before: its first answer stands."""
+
+    def __init__(self, claim: requests.Claim) -> None:
+        super().__init__(claim.request_id)
+        self.claim = claim
+
+
+@dataclass
+class Owner:
+    """Inside the station's running owner: the station a forwarded command uses (the worker's
+    for a write, a reader's view for a read) and what follows a write (printing, redraws)."""
+
+    station: Station
+    after_write: Callable[[Station], None]
 
 
 @dataclass
 class CliState:
     hall: Path = Path(".")
     json: bool = False
+    request_id: str | None = None
+    owner: Owner | None = None
+    #: set once the command opened the station to write (its answer may be kept)
+    wrote: bool = field(default=False)
 
     @contextmanager
     def open_station(self) -> Iterator[Station]:
-        """The station for one command; once the command has committed, its receipts print."""
-        st = Station(self.hall)
+        """The station for one command; once the command has committed, its receipts print.
+
+        Beside a running owner this is the owner's station (the command was forwarded to it);
+        a reading command gets a read-only station and takes no lock."""
+        access = command_access(click.get_current_context().command)
+        if self.owner is not None:
+            self.wrote = access is not Access.READ
+            yield self.owner.station
+            if access is not Access.READ:
+                self.owner.after_write(self.owner.station)
+            return
+        read = access is Access.READ
+        st = Station(
+            self.hall, read_only=read, lock_wait=0.0 if access is Access.LOCAL else LOCK_WAIT
+        )
         try:
+            if not read and self.request_id is not None:
+                claim = requests.find(st.ledger.conn, self.request_id)
+                if claim is not None:
+                    raise AlreadyAnswered(claim)
+            self.wrote = not read
             yield st
-            print_queued_receipts(st)
+            if not read:
+                print_queued_receipts(st)
         finally:
             st.close()
 

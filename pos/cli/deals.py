@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.domain.rulebook import rules_table
 from pos.errors import BadInput
 from pos.services import deals as deal_service
@@ -139,6 +139,7 @@ def deal_close(ctx: click.Context, serial: str, unsold: str, operator: str | Non
 @click.argument("serial")
 @json_option
 @click.pass_context
+@reads
 def deal_show(ctx: click.Context, serial: str) -> None:
     """A deal's flare, sales, prizes paid and what is left."""
     with state(ctx).open_station() as st:
@@ -149,6 +150,7 @@ def deal_show(ctx: click.Context, serial: str) -> None:
 @deal.command("list")
 @json_option
 @click.pass_context
+@reads
 def deal_list(ctx: click.Context) -> None:
     """Every deal on file here, with its state."""
     with state(ctx).open_station() as st:
@@ -189,6 +191,7 @@ def house_set(ctx: click.Context, key: str, value: str, operator: str | None) ->
 @house.command("show")
 @json_option
 @click.pass_context
+@reads
 def house_show(ctx: click.Context) -> None:
     """The house rules and what each means."""
     with state(ctx).open_station() as st:
@@ -206,6 +209,7 @@ def house_show(ctx: click.Context) -> None:
 @click.group(invoke_without_command=True)
 @json_option
 @click.pass_context
+@reads
 def rules(ctx: click.Context) -> None:
     """The rulebook: each rule, its citation, and the hall's settings."""
     if ctx.invoked_subcommand is not None:

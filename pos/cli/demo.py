@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option
+from pos.cli.common import emit, json_option, local_only
 
 STATIONS = ("manager", "booth-1", "kiosk-1")
 
@@ -95,6 +95,7 @@ def _live(directory: Path, seconds: float, ui: bool) -> dict[str, Any]:
 )
 @json_option
 @click.pass_context
+@local_only
 def demo(ctx: click.Context, directory: Path, seed: int, live: float) -> None:
     """Create a training hall with staff, stations, deals and a scripted hour of activity."""
     from pos.services.demo import run_demo

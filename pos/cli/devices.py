@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import configured_printer, emit, json_option, operator_option, state
+from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices_rental as rental
 from pos.services.ports import PrinterFault
@@ -47,6 +47,7 @@ def device_retire(ctx: click.Context, device_id: str, operator: str | None) -> N
 @device.command("list")
 @json_option
 @click.pass_context
+@reads
 def device_list(ctx: click.Context) -> None:
     """Every device and its state (free, rented, defective, retired)."""
     with state(ctx).open_station() as st:
@@ -153,6 +154,7 @@ def _faces_text(result: dict[str, Any]) -> str:
 @click.option("--print", "to_printer", is_flag=True, help="Also print them on the receipt printer.")
 @json_option
 @click.pass_context
+@reads
 def device_faces(ctx: click.Context, device_id: str, game: int, to_printer: bool) -> None:
     """The faces loaded on a device for a game, exactly as stored (E.1.i)."""
     with state(ctx).open_station() as st:

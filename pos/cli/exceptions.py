@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.services import exceptions as exceptions_service
 
 
@@ -17,6 +17,7 @@ def exception() -> None:
 @exception.command("list")
 @json_option
 @click.pass_context
+@reads
 def exception_list(ctx: click.Context) -> None:
     """The exceptions not yet decided, newest first."""
     with state(ctx).open_station() as st:

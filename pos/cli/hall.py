@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, local_only, operator_option, state
 from pos.domain.identity import STATION_ROLES
 from pos.services import hall as hall_service
 from pos.services.station import write_private
@@ -24,6 +24,7 @@ from pos.services.station import write_private
 @click.option("--station", "station_name", default="manager", show_default=True)
 @json_option
 @click.pass_context
+@local_only
 def init(
     ctx: click.Context,
     organisation: str,
@@ -113,6 +114,7 @@ def _terminal_qr(bundle: dict[str, object]) -> str:
 @click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
 @json_option
 @click.pass_context
+@local_only
 def join(ctx: click.Context, bundle: Path) -> None:
     """Set up this station from a join bundle (the bundle is used up)."""
     result = hall_service.join(state(ctx).hall, bundle)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pos.cli.common import emit, json_option, state
+from pos.cli.common import emit, json_option, reads, state
 from pos.errors import IntegrityFailure
 from pos.ledger.verify import verify as verify_ledger
 
@@ -12,6 +12,7 @@ from pos.ledger.verify import verify as verify_ledger
 @click.command()
 @json_option
 @click.pass_context
+@reads
 def verify(ctx: click.Context) -> None:
     """Check every station's chain and signatures; name the first bad event."""
     with state(ctx).open_station() as st:

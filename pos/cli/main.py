@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import click
 
 from pos import __version__
 from pos.cli.backup import backup, restore
-from pos.cli.common import CliState, default_hall_dir
+from pos.cli.capture import capturing
+from pos.cli.common import AlreadyAnswered, CliState
+from pos.cli.common_paths import default_hall_dir
 from pos.cli.deals import deal, house, rules
 from pos.cli.demo import demo
 from pos.cli.devices import device, rent
@@ -20,13 +23,16 @@ from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
 from pos.cli.receipts import printer, receipt, voucher
 from pos.cli.reports import drawer, export, report
+from pos.cli.request_ids import BadRequestId, new_request_id, split_request_id
 from pos.cli.roster import check_buyer, roster
 from pos.cli.run import run
 from pos.cli.sales import dispenser, player, sell, session
-from pos.cli.scanning import scan, scanner
+from pos.cli.scanning import scan, scan_code, scanner
 from pos.cli.staff import staff
 from pos.cli.winners import check, redeem, seal, void
-from pos.errors import BoothError, RuleRefused
+from pos.errors import BoothError, RuleRefused, StorageFailure
+from pos.ledger import requests
+from pos.services.station import LEDGER_FILE
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,13 +51,15 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
     storage failure (or the station is in use), 4 the ledger or a signed payload fails
     verification.
     """
-    ctx.ensure_object(CliState).hall = hall or default_hall_dir()
+    cli_state = ctx.ensure_object(CliState)
+    if cli_state.owner is None:  # inside the owner, the station is the owner's
+        cli_state.hall = hall or default_hall_dir()
 
 
 COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
-    redeem, void, check, seal, scan, scanner, exception,
+    redeem, void, check, seal, scan, scan_code, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
 ]  # fmt: skip
@@ -70,28 +78,87 @@ def _plugin_commands() -> None:
 _plugin_commands()
 
 
-def _report(error: BoothError, as_json: bool) -> None:
+def report_error(error: BoothError, as_json: bool) -> int:
+    """Say what went wrong (as JSON too, with --json); returns the error's exit code."""
     if as_json:
         payload: dict[str, object] = {"error": error.message, "exit": error.exit_code}
         if isinstance(error, RuleRefused):
             payload["rule"] = error.rule
         click.echo(json.dumps(payload, sort_keys=True))
     click.echo(f"booth: {error.message}", err=True)
+    return error.exit_code
+
+
+def replay(claim: requests.Claim, as_json: bool) -> int:
+    """The answer to a request id that was done before."""
+    if claim.answer is not None:
+        sys.stdout.write(claim.answer.stdout)
+        sys.stderr.write(claim.answer.stderr)
+        return claim.answer.exit_code
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"request_id": claim.request_id, "done_before": True, "events": claim.events()},
+                sort_keys=True,
+            )
+        )
+    click.echo(
+        f"booth: request {claim.request_id} was done before ({claim.events()}); "
+        "its answer was lost, nothing was done again",
+        err=True,
+    )
+    return 0
+
+
+def execute(args: list[str], cli_state: CliState) -> int:
+    """Run one command line in this process; its output goes to sys.stdout and sys.stderr.
+    Returns the exit code (errors become their message and code, never a traceback)."""
+    try:
+        with requests.running(cli_state.request_id):
+            code = cli.main(args=args, prog_name="booth", standalone_mode=False, obj=cli_state)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("booth: aborted", err=True)
+        return 2
+    except AlreadyAnswered as done:
+        return replay(done.claim, "--json" in args)
+    except BoothError as exc:
+        return report_error(exc, "--json" in args)
+    return int(code) if isinstance(code, int) else 0
+
+
+def keeps_answer(exit_code: int) -> bool:
+    """Answers kept for a request id: done (0) and refused by a rule (1). The others (bad input,
+    a failure, a forgery) recorded nothing and may be tried again with the same id."""
+    return exit_code in (0, 1)
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
+    """`booth` in this process (no running owner took the command)."""
     try:
-        code = cli.main(args=args, prog_name="booth", standalone_mode=False)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("booth: aborted", err=True)
+        args, request_id = split_request_id(sys.argv[1:] if argv is None else argv)
+    except BadRequestId as exc:
+        click.echo(f"booth: {exc}", err=True)
         sys.exit(2)
-    except BoothError as exc:
-        _report(exc, "--json" in args)
-        sys.exit(exc.exit_code)
+    cli_state = CliState(request_id=request_id or new_request_id())
+    try:
+        with capturing(tee=True) if request_id is not None else nullcontext() as captured:
+            code = execute(args, cli_state)
+        if (
+            captured is not None
+            and request_id is not None
+            and cli_state.wrote
+            and keeps_answer(code)
+        ):
+            answer = requests.Answer(code, captured.stdout.getvalue(), captured.stderr.getvalue())
+            try:
+                requests.keep_answer_at(str(cli_state.hall / LEDGER_FILE), request_id, answer)
+            except Exception as exc:  # the work is done and claimed; only the copy is lost
+                report_error(
+                    StorageFailure(f"the answer to {request_id} was not kept: {exc}"), False
+                )
     except KeyboardInterrupt:
         sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(code)

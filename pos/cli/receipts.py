@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pos.cli.common import configured_printer, emit, json_option, operator_option, state
+from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices, receipts, vouchers
 
@@ -20,6 +20,7 @@ def receipt() -> None:
 @click.argument("text")
 @json_option
 @click.pass_context
+@reads
 def receipt_verify(ctx: click.Context, text: str) -> None:
     """Say whether a receipt's QR code is genuine, and what it is (exit 4 if refused)."""
     with state(ctx).open_station() as st:
@@ -44,6 +45,7 @@ def receipt_verify(ctx: click.Context, text: str) -> None:
 )
 @json_option
 @click.pass_context
+@reads
 def receipt_show(
     ctx: click.Context, number: str, station: str | None, png_file: Path | None
 ) -> None:
@@ -99,6 +101,7 @@ def printer_set(ctx: click.Context, spec: str, profile: str | None, operator: st
 @printer.command("status")
 @json_option
 @click.pass_context
+@reads
 def printer_status(ctx: click.Context) -> None:
     """The printer's state and the receipts waiting for it."""
     with state(ctx).open_station() as st:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.services import export as export_service
 from pos.services import reports
 
@@ -70,6 +70,7 @@ def report() -> None:
 )
 @json_option
 @click.pass_context
+@reads
 def report_day(
     ctx: click.Context,
     day: str | None,
@@ -95,6 +96,7 @@ def report_day(
 @click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @json_option
 @click.pass_context
+@reads
 def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_file: Path) -> None:
     """The reconciliation form for the game manager to sign (48 hours; deposit dates)."""
     from pos.services.report_pdf import write_form_pdf
@@ -118,6 +120,7 @@ def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_fi
 @click.argument("serial")
 @json_option
 @click.pass_context
+@reads
 def report_deal(ctx: click.Context, serial: str) -> None:
     """A deal's whole life: flare, sessions, redemptions, voids."""
     with state(ctx).open_station() as st:
@@ -143,6 +146,7 @@ def report_deal(ctx: click.Context, serial: str) -> None:
 @report.command("retention")
 @json_option
 @click.pass_context
+@reads
 def report_retention(ctx: click.Context) -> None:
     """Closed deals: unsold counts and keep-until dates (C4; 3 years after the fiscal year)."""
     with state(ctx).open_station() as st:
@@ -172,6 +176,7 @@ def report_retention(ctx: click.Context) -> None:
 @operator_option
 @json_option
 @click.pass_context
+@reads
 def export(ctx: click.Context, directory: Path, operator: str | None) -> None:
     """Export everything for an inspector: events, keys, tables, how to verify."""
     with state(ctx).open_station() as st:

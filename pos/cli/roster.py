@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.domain.roster import DUTIES
 from pos.services import eligibility, players
 from pos.services import roster as roster_service
@@ -46,6 +46,7 @@ def _shift_line(s: dict[str, Any]) -> str:
 @click.option("--date", "day", help="Only this day (YYYY-MM-DD).")
 @json_option
 @click.pass_context
+@reads
 def roster_show(ctx: click.Context, day: str | None) -> None:
     """The active shifts, by day."""
     with state(ctx).open_station() as st:
@@ -120,6 +121,7 @@ def roster_cancel(ctx: click.Context, key: str, operator: str | None) -> None:
 @click.argument("code")
 @json_option
 @click.pass_context
+@reads
 def check_buyer(ctx: click.Context, code: str) -> None:
     """What a buyer (badge, player card or ID scan) may buy now, and why not."""
     with state(ctx).open_station() as st:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import state
+from pos.cli.common import local_only, state
 from pos.errors import BadInput, HardwareFailure
 
 GROUP = "booth.frontends"
@@ -74,6 +74,7 @@ def _size(text: str) -> tuple[int, int]:
     "--frontend", default=DEFAULT_FRONTEND, show_default=True, help="Which front end to start."
 )
 @click.pass_context
+@local_only
 def run(
     ctx: click.Context,
     size: str,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.domain.identity import STAFF_ROLES
 from pos.services import staff as staff_service
 
@@ -50,6 +50,7 @@ def staff_add(
 @staff.command("list")
 @json_option
 @click.pass_context
+@reads
 def staff_list(ctx: click.Context) -> None:
     """List the hall's staff."""
     with state(ctx).open_station() as st:

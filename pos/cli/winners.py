@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.errors import BadInput
 from pos.services import seals, winners
 
@@ -144,6 +144,7 @@ def seal_sign(
 @click.argument("serial")
 @json_option
 @click.pass_context
+@reads
 def seal_sheet(ctx: click.Context, serial: str) -> None:
     """Show a seal card deal's sign-up sheet."""
     with state(ctx).open_station() as st:

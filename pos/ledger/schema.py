@@ -96,3 +96,14 @@ def m006_peer_heads(db: Database) -> None:
     # Each peer's per-origin high-water marks as it last told them (`booth sync status`).
     db.execute("ALTER TABLE sync_peers ADD COLUMN heads TEXT")
     db.execute("ALTER TABLE sync_peers ADD COLUMN heads_at TEXT")
+
+
+@migrations()
+def m007_requests(db: Database) -> None:
+    # Each write command's request id, claimed in the transaction of its first event, and the
+    # answer it gave: the same id again returns that answer and records nothing new. Local to
+    # this station: never an event, never replicated.
+    db.execute(
+        "CREATE TABLE requests (request_id TEXT PRIMARY KEY, origin TEXT, first_seq INTEGER, "
+        "last_seq INTEGER, claimed_at TEXT, exit_code INTEGER, answer TEXT)"
+    )

@@ -22,6 +22,7 @@ from sqlite_utils import Database
 from pos.domain import hlc
 from pos.domain.canonical import NotCanonical
 from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
+from pos.ledger import requests
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
@@ -65,6 +66,7 @@ class Ledger:
         self.hall_public_key = hall_public_key
         self.projections = projections
         self._keys: dict[str, PublicKey] = {}
+        self.read_only = False
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -97,6 +99,58 @@ class Ledger:
             raise StorageFailure(f"cannot open the ledger {path}: {exc}") from None
         return ledger
 
+    @classmethod
+    def open_read_only(
+        cls,
+        path: Path | str,
+        *,
+        station: str,
+        hall_public_key: str,
+        projections: ProjectionSet = ALL,
+    ) -> Ledger:
+        """The ledger for reading only: no lock, no migration, no write. Beside the station's
+        running owner (WAL lets readers overlap its writes), or on a write-protected copy (an
+        inspector's stick), where SQLite cannot create its shared-memory file and the file is
+        read as immutable."""
+        path = Path(path)
+        if not path.exists():
+            raise StorageFailure(f"cannot open the ledger {path}: no such file")
+        uri = path.resolve().as_uri()
+        try:
+            conn = sqlite3.connect(
+                f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            )
+            conn.execute("PRAGMA busy_timeout=10000")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            if os.access(path.parent, os.W_OK):
+                raise StorageFailure(f"cannot open the ledger {path} to read it") from None
+            conn = sqlite3.connect(
+                f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
+            )
+        conn.execute("PRAGMA query_only=1")
+        ledger = cls(
+            conn,
+            station=station,
+            key=None,
+            hall_public_key=hall_public_key,
+            projections=projections,
+        )
+        ledger.read_only = True
+        try:
+            stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
+        if stored is None or stored[0] != projections.fingerprint:
+            conn.close()
+            raise StorageFailure(
+                f"the ledger {path} was written by another version of Booth and must be "
+                "rebuilt before it can be read: start the station (or run any write command) "
+                "where it is writable"
+            )
+        return ledger
+
     def close(self) -> None:
         self.conn.close()
 
@@ -113,6 +167,8 @@ class Ledger:
         if self.conn.in_transaction:
             yield self
             return
+        if self.read_only:
+            raise StorageFailure("this command writes, but the ledger is open for reading only")
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
@@ -202,6 +258,7 @@ class Ledger:
             except NotCanonical as exc:
                 raise BadInput(kind, str(exc)) from None
             self._store(event)
+            requests.claim_in_transaction(self.conn, event.origin, event.seq, event.hlc)
         return event
 
     def apply(self, event: Event) -> bool:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sys
+import time
 from pathlib import Path
 from types import TracebackType
 
-from pos.errors import StationBusy
+from pos.errors import StationBusy, StorageFailure
 
 
 class StationLock:
@@ -16,17 +18,32 @@ class StationLock:
         self.path = directory / "station.lock"
         self._fd: int | None = None
 
-    def acquire(self) -> StationLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+    def acquire(self, wait: float = 0.0) -> StationLock:
+        """Take the lock, waiting up to `wait` seconds for another writer to finish."""
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 512, 0).decode(errors="replace").strip() or "another process"
-            os.close(fd)
-            raise StationBusy(
-                f"station {self.path.parent} is in use by {holder}; "
-                "stop it first (one process per station)"
-            ) from None
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise StorageFailure(
+                    f"station {self.path.parent} cannot be written here "
+                    f"({os.strerror(exc.errno).lower()}): only reading commands work on it"
+                ) from None
+            raise StorageFailure(f"cannot open {self.path}: {exc.strerror}") from None
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                holder = os.pread(fd, 512, 0).decode(errors="replace").strip()
+                os.close(fd)
+                raise StationBusy(
+                    f"station {self.path.parent} is in use by {holder or 'another process'}; "
+                    "stop it first (one process per station)"
+                ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} ({' '.join(sys.argv[:3])})\n".encode(), 0)
         self._fd = fd

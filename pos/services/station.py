@@ -87,20 +87,33 @@ class Station:
         *,
         environ: dict[str, str] | None = None,
         clock: Clock | None = None,
+        read_only: bool = False,
+        lock_wait: float = 0.0,
     ) -> None:
         self.directory = directory
         self._is_view = False
+        self.read_only = read_only
         self.config = StationConfig.load(directory)
-        self._lock = StationLock(directory).acquire()
+        # A reader takes no lock: WAL lets it read beside the station's writer.
+        self._lock = StationLock(directory)
+        if not read_only:
+            self._lock.acquire(wait=lock_wait)
         try:
-            key_path = directory / STATION_KEY_FILE
-            key = StationKey.from_hex(key_path.read_text()) if key_path.exists() else None
-            self.ledger = Ledger.open(
-                directory / LEDGER_FILE,
-                station=self.config.station,
-                key=key,
-                hall_public_key=self.config.hall_public_key,
-            )
+            if read_only:
+                self.ledger = Ledger.open_read_only(
+                    directory / LEDGER_FILE,
+                    station=self.config.station,
+                    hall_public_key=self.config.hall_public_key,
+                )
+            else:
+                key_path = directory / STATION_KEY_FILE
+                key = StationKey.from_hex(key_path.read_text()) if key_path.exists() else None
+                self.ledger = Ledger.open(
+                    directory / LEDGER_FILE,
+                    station=self.config.station,
+                    key=key,
+                    hall_public_key=self.config.hall_public_key,
+                )
             self.hall = self._hall_settings()
             if clock is not None and not self.hall.training:
                 raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
@@ -176,6 +189,17 @@ class Station:
         closing the view closes nothing: the station's own lock stays with the station."""
         view = copy.copy(self)
         view.ledger = ledger
+        view.read_only = ledger.read_only
+        view._is_view = True
+        return view
+
+    def with_clock(self, clock: Clock) -> Station:
+        """This station on another clock (a training hall's request that set BOOTH_NOW);
+        closing the view closes nothing."""
+        if not self.hall.training:
+            raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
+        view = copy.copy(self)
+        view.clock = clock
         view._is_view = True
         return view
 

@@ -17,10 +17,10 @@ from kiosk.local import UI_FILE, LocalSettings
 from kiosk.runtime import StationRuntime, printer_advice
 from kiosk.viewmodels import booth, common, manager
 from kiosk.viewmodels import kiosk as vm_kiosk
-from kiosk.worker import StationWorker, WorkerStopped
 from pos.clock import FixedClock
 from pos.errors import BadInput, NotPermitted, RuleRefused, StationBusy
 from pos.services.station import Station
+from pos.services.worker import StationWorker, WorkerStopped
 from tests.ui.conftest import NOW
 
 
@@ -28,7 +28,7 @@ def test_view_models_worker_and_runtime_import_no_kivy() -> None:
     code = (
         "import sys\n"
         "import kiosk.viewmodels.booth, kiosk.viewmodels.kiosk, kiosk.viewmodels.manager\n"
-        "import kiosk.runtime, kiosk.worker, kiosk.app, kiosk.env\n"
+        "import kiosk.runtime, pos.services.worker, kiosk.app, kiosk.env\n"
         "assert not [m for m in sys.modules if m.startswith('kivy')], 'kivy imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

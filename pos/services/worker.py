@@ -3,7 +3,7 @@
 The station's SQLite connection may be used from another thread (check_same_thread=False) but
 is not thread-safe, so every service call goes through one worker thread, in the order it was
 submitted. The UI thread never touches the Station: it submits work and gets a Future back.
-No Kivy here.
+No Kivy here: the touch screens and `booth serve` both run their station on one.
 """
 
 from __future__ import annotations
