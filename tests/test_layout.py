@@ -134,7 +134,13 @@ def import_graph(top: str) -> dict[str, set[str]]:
                 if node.level:
                     parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                     base = ".".join([*parent, base] if base else parent)
-                wanted = [base] + [f"{base}.{alias.name}" for alias in node.names]
+                # `from package import module` imports the module; `from module import name`
+                # the module (a package's own __init__ is not an edge: Python runs it first
+                # for any of its modules, so it cannot close a cycle by itself).
+                wanted = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base
+                    for alias in node.names
+                ]
             else:
                 continue
             for target in wanted:

@@ -187,6 +187,12 @@ class Ledger:
                 self.conn.execute("ROLLBACK")
             raise _storage_error(exc) from None
 
+    def roll_back_open_transaction(self) -> None:
+        """Undo whatever transaction is still open on this connection (a pooled reader's, after
+        a command that failed inside one), so the connection is clean for the next."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
     # --- reading -----------------------------------------------------------------------------
 
     def head(self, origin: str) -> tuple[int, str]:
