@@ -3,7 +3,7 @@ seal cards. Functions taking a Station run on the StationWorker; the rest are pu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from kiosk.local import LocalSettings
 from kiosk.viewmodels.common import (
@@ -19,8 +19,10 @@ from kiosk.viewmodels.common import (
     money,
     refusal,
 )
+from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
 from pos.errors import BadInput, BoothError
+from pos.ledger import requests
 from pos.services import (
     current_session,
     deals,
@@ -158,11 +160,15 @@ def sell_screen(st: Station) -> SellScreenVM:
 
 @dataclass(frozen=True)
 class SaleDraft:
+    """A sale being put together on the pad. `attempt` is its request id, kept until the sale
+    is done: a second tap (or a retry after a lost answer) with it sells nothing more."""
+
     serial: str | None = None
     qty: str = "1"
     tendered: int = 0  # cents of cash handed over
     buyer: str = ""
     typed: bool = False  # the first digit typed replaces the default quantity
+    attempt: str = field(default_factory=new_request_id)
 
     def key(self, key: str) -> SaleDraft:
         """A key of the quantity pad: a digit, C (clear) or DEL."""
@@ -245,15 +251,24 @@ def draft_view(draft: SaleDraft, screen: SellScreenVM) -> DraftVM:
 def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
     if draft.serial is None:
         return Outcome(False, "Choose a bin", "Tap a bin first.", WARN)
+    claim = requests.find(st.ledger.conn, draft.attempt)
+    if claim is not None:  # tapped twice, or tried again after the answer was lost
+        return Outcome(
+            True,
+            "Already sold",
+            f"This sale is recorded once ({claim.events()}); nothing more was sold.",
+            OK,
+        )
 
     def run() -> Outcome:
-        result = sales.sell(
-            st,
-            draft.serial or "",
-            qty=draft.count,
-            operator=operator,
-            buyer=draft.buyer.strip() or None,
-        )
+        with requests.running(draft.attempt):
+            result = sales.sell(
+                st,
+                draft.serial or "",
+                qty=draft.count,
+                operator=operator,
+                buyer=draft.buyer.strip() or None,
+            )
         total = cents(result["amount"])
         change = f" · change {money(draft.tendered - total)}" if draft.tendered >= total > 0 else ""
         name = deals.deal_summary(st, result["serial"])["name"]

@@ -223,3 +223,31 @@ def test_void_devices_seal_and_drawer(demo_hall: Path, open_front: Any) -> None:
     ui.tap("close-station")
     assert ui.find("close-headline").text == "BOOTH CLOSED"
     ui.shot("booth-close")
+
+
+def _sales(ui: Driver) -> int:
+    return int(
+        ui.runtime.worker_call(
+            lambda st: st.ledger.conn.execute(
+                "SELECT count(*) FROM events WHERE type = 'TicketsSold'"
+            ).fetchone()[0]
+        )
+    )
+
+
+def test_sell_tapped_twice_sells_once(demo_hall: Path, open_front: Any) -> None:
+    """Two presses before the first answer (a double tap the button's disabling did not catch,
+    or a press again after a lost answer) carry the same attempt: one sale."""
+    ui = open_front(demo_hall / "booth-1")
+    log_in(ui)
+    ui.tap("bin-A100002")
+    before = _sales(ui)
+    button = ui.find("sell")
+    button.dispatch("on_release")  # both presses land before the worker answers the first
+    button.dispatch("on_release")
+    ui.settle()
+    assert _sales(ui) == before + 1
+    assert "SOLD 1 × Cherry Bells" in ui.text() or "Already sold" in ui.text()
+    ui.tap("sell")  # the next sale is a new attempt
+    assert _sales(ui) == before + 2
+    assert "SOLD 1 × Cherry Bells" in ui.find("sale-headline").text
