@@ -16,7 +16,7 @@ from pathlib import Path
 from harness import print_header, training_booth
 
 from hardware.printer.render import render_receipt
-from pos.services import deals, receipts, sales, sessions
+from pos.services import current_session, deals, receipts, sales, sessions
 from pos.services.station import Station
 
 ENVIRON = {"BOOTH_NOW": "2026-11-28T23:00:00+00:00"}
@@ -62,7 +62,7 @@ def main() -> None:
                 operator="M1",
             )
             deals.open_deal(st, "R1", bin_name="drawer-1", operator="M1")
-            if sessions.open_session_now(st) is None:
+            if current_session.open_session_now(st) is None:
                 sessions.open_session(st, operator="M1")
             sale = sales.sell(st, "R1", qty=3, operator="S1")
             receipt = receipts.receipt(st, st.id, sale["receipt"])

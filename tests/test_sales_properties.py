@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pos.domain.flare import Flare, GameType, PrizeTier, Supplier
 from pos.domain.money import parse_amount
 from pos.errors import RuleRefused
-from pos.services import deals, sales, sessions
+from pos.services import current_session, deals, sales, sessions
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 
@@ -55,7 +55,7 @@ def test_sold_plus_unsold_is_tickets_and_money_adds_up(
     hall_dir: Path, flare: Flare, orders: list[int], close: bool
 ) -> None:
     with Station(hall_dir, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
-        if sessions.open_session_now(st) is None:
+        if current_session.open_session_now(st) is None:
             sessions.open_session(st, operator="M1")
         deals.receive_deal(st, flare, operator="M1")
         deals.open_deal(st, flare.serial, bin_name=f"bin-{flare.serial}", operator="M1")

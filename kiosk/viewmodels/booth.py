@@ -23,7 +23,16 @@ from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
 from pos.errors import BadInput, BoothError
 from pos.ledger import requests
-from pos.services import deals, devices_rental, sales, seals, sessions, settings, winners
+from pos.services import (
+    current_session,
+    deals,
+    devices_rental,
+    sales,
+    seals,
+    sessions,
+    settings,
+    winners,
+)
 from pos.services.station import Station
 
 MAX_QTY_DIGITS = 4
@@ -130,7 +139,7 @@ class SellScreenVM:
 
 
 def session_text(st: Station) -> tuple[str, bool]:
-    current = sessions.open_session_now(st)
+    current = current_session.open_session_now(st)
     if current is None:
         return "No session open: a manager opens one", False
     return f"Session {current.game_date} #{current.number}", True
@@ -355,7 +364,7 @@ def devices_screen(st: Station) -> DevicesVM:
         ),
         free_text=f"{free} device{'s' if free != 1 else ''} free of {len(listed)}",
         rented=tuple(d["device"] for d in listed if d["state"] == "rented"),
-        session_open=sessions.open_session_now(st) is not None,
+        session_open=current_session.open_session_now(st) is not None,
     )
 
 

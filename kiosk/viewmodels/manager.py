@@ -21,8 +21,8 @@ from kiosk.viewmodels.common import (
     money,
 )
 from pos.errors import BadInput
-from pos.services import deals, exceptions, hall, reports, roster, sessions
-from pos.services.sessions import hall_date
+from pos.services import current_session, deals, exceptions, hall, reports, roster, sessions
+from pos.services.current_session import hall_date
 from pos.services.station import Station
 
 # -- dashboard ----------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ class SessionVM:
 
 def session_screen(st: Station) -> SessionVM:
     text, is_open = session_text(st)
-    current = sessions.open_session_now(st)
+    current = current_session.open_session_now(st)
     missing = tuple(sessions.missing_stations(st, current.id)) if current else ()
     if not is_open:
         hint = "No session is open."

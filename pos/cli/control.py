@@ -381,8 +381,7 @@ class ControlServer:
                 else:
                     code = execute(args, CliState(hall=self.directory, owner=Owner(view, _nothing)))
         finally:
-            if ledger.conn.in_transaction:
-                ledger.conn.execute("ROLLBACK")
+            ledger.roll_back_open_transaction()
             self._readers.put(ledger)
         return code, out.stdout.getvalue(), out.stderr.getvalue()
 

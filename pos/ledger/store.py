@@ -192,6 +192,12 @@ class Ledger:
                 self.conn.execute("ROLLBACK")
             raise _storage_error(exc) from None
 
+    def roll_back_open_transaction(self) -> None:
+        """Undo whatever transaction is still open on this connection (a pooled reader's, after
+        a command that failed inside one), so the connection is clean for the next."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
     # --- reading -----------------------------------------------------------------------------
 
     def head(self, origin: str) -> tuple[int, str]:
@@ -226,6 +232,16 @@ class Ledger:
             f"SELECT {_COLUMNS} FROM events WHERE origin = ? ORDER BY seq", (origin,)
         ):
             yield _row_to_event(row)
+
+    def origin_events_after(self, origin: str, after: int, limit: int) -> list[Event]:
+        """Up to `limit` events of `origin` following seq `after`, in seq order."""
+        return [
+            _row_to_event(row)
+            for row in self.conn.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (origin, after, limit),
+            )
+        ]
 
     def count(self) -> int:
         row = self.conn.execute("SELECT count(*) FROM events").fetchone()

@@ -40,6 +40,7 @@ from typing import Any
 from pos import __version__
 from pos.errors import BadInput, BoothError, IntegrityFailure, NotFound, StorageFailure
 from pos.ledger import Ledger
+from pos.ledger import files as ledger_files
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.verify import CERTIFYING_KINDS, Report, verify
 from pos.services.station import CONFIG_FILE, LEDGER_FILE, STATION_KEY_FILE, StationConfig
@@ -155,20 +156,7 @@ def _copy_ledger(source: Path, target: Path) -> None:
     """SQLite's online backup of `source` (opened read-only) into a new file `target`."""
     # Created 0600 before SQLite sees it: SQLite would make it 0644, and chmod fails on FAT.
     os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        src.execute("PRAGMA busy_timeout=10000")
-        dst = sqlite3.connect(str(target), isolation_level=None)
-        try:
-            # pages=-1: the whole database in one step, i.e. in one read transaction of the
-            # source: a consistent snapshot, and no restart when the station commits meanwhile.
-            src.backup(dst, pages=-1)
-            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file on the stick
-            dst.execute("PRAGMA synchronous=FULL")
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    ledger_files.copy_ledger_file(source, target)
     _fsync(target)
 
 
@@ -237,8 +225,9 @@ def _cause(exc: OSError) -> str:
 
 def _open_readonly(path: Path, config: StationConfig) -> Ledger:
     """A ledger file opened read-only, as it is: no migrations, no projections rebuilt."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-    return Ledger(conn, station=config.station, key=None, hall_public_key=config.hall_public_key)
+    return ledger_files.open_read_only(
+        path, station=config.station, hall_public_key=config.hall_public_key
+    )
 
 
 def _verify_file(path: Path, config: StationConfig) -> Report:
@@ -381,12 +370,7 @@ def _check_files(manifest: dict[str, Any], source: Path) -> None:
 
 def _check_is_ledger(path: Path) -> None:
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            conn.execute("SELECT count(*) FROM events").fetchone()
-            conn.execute("SELECT count(*) FROM origin_heads").fetchone()
-        finally:
-            conn.close()
+        ledger_files.probe_ledger_file(path)
     except sqlite3.DatabaseError as exc:
         raise BadInput("backup", f"{path} is not a Booth ledger: {exc}") from None
 
@@ -395,11 +379,7 @@ def _check_keys(ledger_path: Path, config: StationConfig, source: Path) -> None:
     """The hall key named in station.json is the hall's, and station.key is the certified key."""
     ledger = _open_readonly(ledger_path, config)
     try:
-        rows = ledger.conn.execute(
-            f"SELECT type, body FROM events WHERE type IN ({','.join('?' * len(CERTIFYING_KINDS))})"
-            " ORDER BY rowid",
-            tuple(CERTIFYING_KINDS),
-        ).fetchall()
+        rows = ledger_files.bodies_of_kinds(ledger, CERTIFYING_KINDS)
     finally:
         ledger.close()
     hall_keys = {

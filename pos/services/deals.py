@@ -12,8 +12,9 @@ from pos.domain.flare import Flare, GameType, flare_to_dict, load_flare_text, pa
 from pos.domain.money import format_amount, parse_count
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, RuleRefused
+from pos.ledger.projections import deals as deals_read
+from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
-from pos.services.sessions import hall_date
 from pos.services.settings import house_rule, rulebook_settings
 from pos.services.station import Station
 
@@ -44,25 +45,14 @@ def flare_from_mapping(data: dict[str, Any]) -> Flare:
 def receive_deal(st: Station, flare: Flare, *, operator: str | None) -> dict[str, Any]:
     by = st.operator(operator, "manager")
     with st.ledger.transaction():
-        known = frozenset(
-            row[0]
-            for row in st.ledger.conn.execute(
-                "SELECT serial FROM p_deals WHERE received_hlc IS NOT NULL"
-            )
-        )
+        known = deals_read.received_serials(st.ledger.conn)
         enforce(rulebook.check_intake(flare, rulebook_settings(st), known_serials=known))
         st.append("DealReceived", {"flare": flare_to_dict(flare), "by": by.badge})
     return deal_summary(st, flare.serial)
 
 
 def _deal_row(st: Station, serial: str) -> dict[str, Any]:
-    row = next(
-        st.ledger.db.query(
-            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL",
-            [serial.strip().upper()],
-        ),
-        None,
-    )
+    row = deals_read.deal_on_file(st.ledger.conn, serial.strip().upper())
     if row is None:
         raise NotFound(f"deal {serial!r} is not on file at this station")
     return row
@@ -93,12 +83,7 @@ def open_deal(st: Station, serial: str, *, bin_name: str, operator: str | None) 
                 f"{deal['holder']}",
             )
         holding = [
-            GameType(row[0])
-            for row in st.ledger.conn.execute(
-                "SELECT d.game FROM p_bins b JOIN p_deals d USING (serial) "
-                "WHERE b.station = ? AND b.bin = ?",
-                (st.id, bin_name),
-            )
+            GameType(game) for game in deals_read.games_in_bin(st.ledger.conn, st.id, bin_name)
         ]
         enforce(
             rulebook.check_bin(
@@ -164,24 +149,12 @@ def close_deal_in_transaction(
 def deal_summary(st: Station, serial: str) -> dict[str, Any]:
     deal = _deal_row(st, serial)
     flare = parse_flare(json.loads(deal["flare"]))
+    rows = deals_read.prize_tiers(st.ledger.conn, deal["serial"])
     tiers = [
-        {
-            "amount": format_amount(row[0]),
-            "count": int(row[1]),
-            "paid": int(row[2]),
-            "left": int(row[1]) - int(row[2]),
-        }
-        for row in st.ledger.conn.execute(
-            "SELECT amount, count, paid FROM p_prize_tiers WHERE serial = ? ORDER BY amount DESC",
-            (deal["serial"],),
-        )
+        {"amount": format_amount(amount), "count": count, "paid": paid, "left": count - paid}
+        for amount, count, paid in rows
     ]
-    prizes_paid = sum(
-        int(row[0]) * int(row[1])
-        for row in st.ledger.conn.execute(
-            "SELECT amount, paid FROM p_prize_tiers WHERE serial = ?", (deal["serial"],)
-        )
-    )
+    prizes_paid = sum(amount * paid for amount, _, paid in rows)
     sold, gross = int(deal["sold"]), int(deal["gross"])
     return {
         "serial": deal["serial"],
@@ -209,10 +182,4 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
 
 
 def list_deals(st: Station) -> list[dict[str, Any]]:
-    return [
-        dict(row)
-        for row in st.ledger.db.query(
-            "SELECT serial, game, name, state, holder, bin, tickets, sold, price FROM p_deals "
-            "WHERE received_hlc IS NOT NULL ORDER BY state, serial"
-        )
-    ]
+    return deals_read.deal_list(st.ledger.conn)

@@ -11,12 +11,14 @@ from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.domain.receipt import Receipt
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, RuleRefused
+from pos.ledger.projections import devices as devices_read
+from pos.ledger.projections import hall as hall_read
+from pos.services.current_session import require_open_session
 from pos.services.deals import enforce
 from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sessions import require_open_session
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
@@ -39,11 +41,9 @@ def add_devices(
         raise BadInput("device", "name at least one device")
     with st.ledger.transaction():
         for device in devices:
-            row = st.ledger.conn.execute(
-                "SELECT state FROM p_devices WHERE device = ?", (device,)
-            ).fetchone()
-            if row is not None and row[0] != "retired":
-                raise BadInput("device", f"{device} is already on file ({row[0]})")
+            state = devices_read.device_state(st.ledger.conn, device)
+            if state is not None and state != "retired":
+                raise BadInput("device", f"{device} is already on file ({state})")
             st.append("DeviceAdded", {"device": device, "model": model, "by": by.badge})
     return devices
 
@@ -60,23 +60,14 @@ def retire_device(st: Station, device: str, *, operator: str | None) -> dict[str
 
 
 def _state(st: Station, device: str) -> str:
-    row = st.ledger.conn.execute(
-        "SELECT state FROM p_devices WHERE device = ?", (device,)
-    ).fetchone()
-    if row is None:
+    state = devices_read.device_state(st.ledger.conn, device)
+    if state is None:
         raise NotFound(f"device {device} is not on file")
-    return str(row[0])
+    return state
 
 
 def list_devices(st: Station) -> list[dict[str, Any]]:
-    return [
-        dict(row)
-        for row in st.ledger.db.query(
-            "SELECT d.device, d.model, d.state, r.session, r.faces, r.games, r.buyer "
-            "FROM p_devices d LEFT JOIN p_rentals r ON r.origin = d.rental_origin "
-            "AND r.seq = d.rental_seq ORDER BY d.device"
-        )
-    ]
+    return devices_read.device_list(st.ledger.conn)
 
 
 def define_package(
@@ -109,22 +100,18 @@ def _faces_rule(st: Station, faces: int) -> Decision:
 
 
 def _package(st: Station, faces: int, games: int) -> tuple[str, int]:
-    row = st.ledger.conn.execute(
-        "SELECT name, price FROM p_packages WHERE faces = ? AND games = ?", (faces, games)
-    ).fetchone()
-    if row is None:
+    found = devices_read.package_for(st.ledger.conn, faces, games)
+    if found is None:
         offered = ", ".join(
-            f"{r[0]}: {r[1]} faces x {r[2]} games"
-            for r in st.ledger.conn.execute(
-                "SELECT name, faces, games FROM p_packages ORDER BY faces"
-            )
+            f"{p.name}: {p.faces} faces x {p.games} games"
+            for p in devices_read.packages_by_faces(st.ledger.conn)
         )
         raise BadInput(
             "faces",
             f"no package of {faces} faces for {games} games "
             f"(packages: {offered or 'none defined'})",
         )
-    return str(row[0]), int(row[1])
+    return found
 
 
 def _series(st: Station) -> str:
@@ -133,14 +120,12 @@ def _series(st: Station) -> str:
 
 def _next_free_device(st: Station) -> str:
     # First come, first served (E.1.d): the device that has been free longest; no choosing.
-    row = st.ledger.conn.execute(
-        "SELECT device FROM p_devices WHERE state = 'free' ORDER BY free_since, device LIMIT 1"
-    ).fetchone()
-    if row is None:
+    device = devices_read.next_free_device(st.ledger.conn)
+    if device is None:
         raise RuleRefused(
             "E1d", "no device is free: the next one returned goes to the next player in line"
         )
-    return str(row[0])
+    return device
 
 
 def rent(
@@ -182,10 +167,7 @@ def rent(
                 raise RuleRefused("ID", "a kiosk rents only to an identified player")
             device = _next_free_device(st)
             series = _series(st)
-            row = st.ledger.conn.execute(
-                "SELECT last FROM p_face_series WHERE series = ?", (series,)
-            ).fetchone()
-            first_face = (int(row[0]) if row else 0) + 1
+            first_face = devices_read.last_face(st.ledger.conn, series) + 1
             number = next_receipt_number(st)
             body = {
                 "device": device,
@@ -219,10 +201,7 @@ def rent(
 
 
 def _on_premises(st: Station) -> None:
-    row = st.ledger.conn.execute(
-        "SELECT location FROM p_stations WHERE station = ?", (st.id,)
-    ).fetchone()
-    where = row[0] if row and row[0] else st.hall.location
+    where = hall_read.station_location(st.ledger.conn, st.id) or st.hall.location
     if where != st.hall.location:
         raise RuleRefused(
             "E1g",
@@ -283,15 +262,11 @@ def exchange_device(
 def device_faces(st: Station, device: str, *, game: int = 1) -> dict[str, Any]:
     """E.1.i: the faces loaded on a device for a game, exactly as stored."""
     device = _device_id(device)
-    row = st.ledger.conn.execute(
-        "SELECT r.series, r.first_face, r.faces, r.games, r.session FROM p_devices d "
-        "JOIN p_rentals r ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
-        "WHERE d.device = ?",
-        (device,),
-    ).fetchone()
-    if row is None:
+    loaded = devices_read.loaded_faces(st.ledger.conn, device)
+    if loaded is None:
         raise NotFound(f"device {device} has no faces loaded (not rented)")
-    series, first, faces, games, session = row
+    series, first, faces = loaded.series, loaded.first_face, loaded.faces
+    games, session = loaded.games, loaded.session
     if not 1 <= game <= games:
         raise BadInput("game", f"game {game} is not one of this rental's 1..{games}")
     start = first + (game - 1) * faces
@@ -334,8 +309,6 @@ def faces_receipt(st: Station, faces: dict[str, Any]) -> Receipt:
 def list_packages(st: Station) -> list[dict[str, Any]]:
     """Device rental packages, cheapest first."""
     return [
-        {"name": r[0], "faces": int(r[1]), "games": int(r[2]), "price": int(r[3])}
-        for r in st.ledger.conn.execute(
-            "SELECT name, faces, games, price FROM p_packages ORDER BY price, faces"
-        )
+        {"name": p.name, "faces": p.faces, "games": p.games, "price": p.price}
+        for p in devices_read.packages(st.ledger.conn)
     ]

@@ -6,7 +6,7 @@ to a worker asks a manager, whose decision is recorded (OverrideGranted).
 
 from __future__ import annotations
 
-from datetime import date, time, timedelta
+from datetime import date, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -14,8 +14,10 @@ from pos.domain.eligibility import Involvement, check_bingo_play, check_pull_tab
 from pos.domain.roster import Shift
 from pos.domain.rulebook import Decision, Verdict
 from pos.errors import RuleRefused
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import roster as roster_read
+from pos.services.current_session import hall_date
 from pos.services.players import Buyer
-from pos.services.sessions import hall_date
 from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 
@@ -23,71 +25,18 @@ from pos.services.station import Operator, Station
 def _shifts(st: Station, badge: str, days: tuple[date, ...]) -> list[Shift]:
     """The person's active shifts starting on `days` (a shift touches a day only if it starts
     that day or, past midnight, the day before)."""
-    sql = (
-        "SELECT name, organisation, day, start, end, duty FROM p_shifts "
-        f"WHERE badge = ? AND state = 'active' AND day IN ({','.join('?' for _ in days)})"
-    )
-    params = (badge, *(day.isoformat() for day in days))
-    return [
-        Shift(
-            row[0],
-            None,
-            badge,
-            row[1],
-            date.fromisoformat(row[2]),
-            time.fromisoformat(row[3]),
-            time.fromisoformat(row[4]),
-            row[5],
-        )
-        for row in st.ledger.conn.execute(sql, params)
-    ]
+    return roster_read.shifts_starting(st.ledger.conn, badge, days)
 
 
 def _shifts_and_day(st: Station, badge: str, today: date) -> tuple[list[Shift], list[Involvement]]:
     """In one query: the shifts that can touch `today` (starting today, or yesterday past
     midnight) and what the ledger says the person did today."""
-    shifts, involvement = [], []
-    for row in st.ledger.conn.execute(
-        "SELECT 's', name, organisation, day, start, end, duty FROM p_shifts "
-        "WHERE badge = ? AND state = 'active' AND day IN (?, ?) "
-        "UNION ALL SELECT 'i', serial, NULL, day, what, NULL, NULL FROM p_involvement "
-        "WHERE badge = ? AND day = ?",
-        (
-            badge,
-            today.isoformat(),
-            (today - timedelta(days=1)).isoformat(),
-            badge,
-            today.isoformat(),
-        ),
-    ):
-        if row[0] == "s":
-            shifts.append(
-                Shift(
-                    row[1],
-                    None,
-                    badge,
-                    row[2],
-                    date.fromisoformat(row[3]),
-                    time.fromisoformat(row[4]),
-                    time.fromisoformat(row[5]),
-                    row[6],
-                )
-            )
-        else:
-            involvement.append(Involvement(row[1], date.fromisoformat(row[3]), row[4]))
-    return shifts, involvement
+    return roster_read.shifts_and_involvement(st.ledger.conn, badge, today)
 
 
 def _involvement(st: Station, badge: str, *, serial: str) -> list[Involvement]:
     """Whether the ledger says the person sold or redeemed this deal (one row is enough)."""
-    return [
-        Involvement(row[0], date.fromisoformat(row[1]), row[2])
-        for row in st.ledger.conn.execute(
-            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND serial = ? "
-            "ORDER BY day LIMIT 1",
-            (badge, serial),
-        )
-    ]
+    return roster_read.involvement_in(st.ledger.conn, badge, serial)
 
 
 def identity_decision(st: Station, buyer: Buyer) -> Decision:
@@ -225,9 +174,7 @@ class BuyerRefused(RuleRefused):
 def buyer_report(st: Station, buyer: Buyer) -> dict[str, Any]:
     """`booth check-buyer`: what this buyer may buy now, deal by deal, and why not."""
     deals = []
-    for serial, name, game in st.ledger.conn.execute(
-        "SELECT serial, name, game FROM p_deals WHERE state = 'in-play' ORDER BY serial"
-    ).fetchall():
+    for serial, name, game, _ in deals_read.deals_in_play(st.ledger.conn):
         decision = purchase_decision(st, buyer, serial)
         deals.append(
             {

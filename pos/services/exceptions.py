@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from pos.errors import BadInput, NotFound
+from pos.ledger.projections import roster as roster_read
+from pos.ledger.projections import winners as winners_read
 from pos.services.station import Station
 
 DECISIONS = ("accepted", "rejected", "noted")
@@ -56,39 +58,23 @@ def _item(
 
 def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     """Every exception on file here, decided or not, newest first within each kind."""
-    q = st.ledger.conn.execute
-    for origin, seq, kind, serial, ticket, detail, hlc in q(
-        "SELECT origin, seq, kind, serial, ticket, detail, hlc FROM p_flags ORDER BY hlc DESC"
-    ):
+    conn = st.ledger.conn
+    for origin, seq, kind, serial, ticket, detail, hlc in winners_read.flags(conn):
         subject = f"{serial}/{ticket}" if ticket else (serial or "")
         yield _item(origin, seq, kind, subject, detail, hlc, serial=serial, ticket=ticket)
-    for origin, seq, serial, ticket, detail, hlc in q(
-        "SELECT second_origin, second_seq, serial, ticket, detail, hlc FROM p_paid_twice "
-        "ORDER BY hlc DESC"
-    ):
+    for origin, seq, serial, ticket, detail, hlc in winners_read.paid_twice(conn):
         subject = f"{serial}/{ticket}"
         yield _item(origin, seq, "paid-twice", subject, detail, hlc, serial=serial, ticket=ticket)
-    for origin, seq, badge, serial, day, reason in q(
-        "SELECT purchase_origin, purchase_seq, badge, serial, day, min(reason) "
-        "FROM p_block_exceptions GROUP BY purchase_origin, purchase_seq ORDER BY day DESC"
-    ):
+    for origin, seq, badge, serial, day, reason in roster_read.late_purchases(conn):
         subject = f"{badge} bought {serial}"
         yield _item(origin, seq, "late-event", subject, f"{reason} ({day})", day, serial=serial)
-    for origin, seq, rule, buyer, serial, reason, day in q(
-        "SELECT origin, seq, rule, buyer, serial, reason, day FROM p_blocked "
-        "WHERE reason LIKE '%manager decides%' ORDER BY day DESC"
-    ):
+    for origin, seq, rule, buyer, serial, reason, day in roster_read.near_matches(conn):
         subject = f"{buyer} for {serial}"
         yield _item(origin, seq, "near-match", subject, f"{reason} (rule {rule})", day)
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:
-    return {
-        (origin, int(seq)): (decision, note, by)
-        for origin, seq, decision, note, by in st.ledger.conn.execute(
-            "SELECT origin, seq, decision, note, by FROM p_flag_decisions"
-        )
-    }
+    return winners_read.decisions(st.ledger.conn)
 
 
 def open_exceptions(st: Station) -> list[dict[str, Any]]:

@@ -9,6 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from pos.errors import BadInput, StorageFailure
+from pos.ledger import tables as ledger_tables
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import winners as winners_read
 from pos.ledger.verify import verify
 from pos.services.station import Station
 
@@ -49,32 +53,20 @@ def export_inspector(st: Station, directory: Path, *, operator: str | None) -> d
             for event in st.ledger.events():
                 handle.write(json.dumps(event.to_dict(), sort_keys=True) + "\n")
                 count += 1
-        stations = [
-            dict(row)
-            for row in st.ledger.db.query(
-                "SELECT station, role, public_key, certificate, location FROM p_stations"
-            )
-        ]
+        stations = hall_read.station_certificates(st.ledger.conn)
         keys = {
             "hall": st.config.hall,
             "hall_public_key": st.config.hall_public_key,
             "stations": stations,
         }
         (directory / "keys.json").write_text(json.dumps(keys, indent=2, sort_keys=True))
-        tables = [
-            row[0]
-            for row in st.ledger.conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'p\\_%' "
-                "ESCAPE '\\' ORDER BY name"
-            )
-        ]
+        tables = ledger_tables.projection_tables(st.ledger.conn)
         for table in tables:
-            cursor = st.ledger.conn.execute(f"SELECT * FROM {table}")
-            columns = [c[0] for c in cursor.description]
+            columns, rows = ledger_tables.table_rows(st.ledger.conn, table)
             with (directory / "tables" / f"{table[2:]}.csv").open("w", newline="") as handle:
                 writer = csv.writer(handle)
                 writer.writerow(columns)
-                writer.writerows(cursor)
+                writer.writerows(rows)
         report = verify(st.ledger)
         (directory / "verify.json").write_text(json.dumps(report.to_dict(), indent=2))
         (directory / "README.txt").write_text(
@@ -100,13 +92,7 @@ def export_inspector(st: Station, directory: Path, *, operator: str | None) -> d
 
 
 def retention(st: Station) -> list[dict[str, Any]]:
-    return [
-        dict(row)
-        for row in st.ledger.db.query(
-            "SELECT serial, game, name, unsold, keep_until FROM p_deals WHERE state = 'closed' "
-            "ORDER BY keep_until, serial"
-        )
-    ]
+    return deals_read.closed_deals(st.ledger.conn)
 
 
 def deal_history(st: Station, serial: str) -> dict[str, Any]:
@@ -114,29 +100,10 @@ def deal_history(st: Station, serial: str) -> dict[str, Any]:
 
     summary = deal_summary(st, serial)
     key = summary["serial"]
-    summary["sessions"] = [
-        dict(r)
-        for r in st.ledger.db.query(
-            "SELECT session, qty, gross FROM p_session_sales WHERE serial = ? ORDER BY session",
-            [key],
-        )
-    ]
-    summary["redemptions"] = [
-        dict(r)
-        for r in st.ledger.db.query(
-            "SELECT ticket, amount, by, origin, session FROM p_redemptions WHERE serial = ? "
-            "ORDER BY hlc",
-            [key],
-        )
-    ]
-    summary["voids"] = [
-        dict(r)
-        for r in st.ledger.db.query(
-            "SELECT kind, ticket, qty, amount, reason, by FROM p_voids WHERE serial = ? "
-            "ORDER BY hlc",
-            [key],
-        )
-    ]
-    row = st.ledger.conn.execute("SELECT flare FROM p_deals WHERE serial = ?", (key,)).fetchone()
-    summary["flare"] = json.loads(row[0])
+    summary["sessions"] = deals_read.session_sales_of(st.ledger.conn, key)
+    summary["redemptions"] = winners_read.redemptions_of(st.ledger.conn, key)
+    summary["voids"] = winners_read.voids_of(st.ledger.conn, key)
+    flare = deals_read.deal_flare_json(st.ledger.conn, key)
+    assert flare is not None  # deal_summary found the deal
+    summary["flare"] = json.loads(flare)
     return summary

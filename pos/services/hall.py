@@ -17,8 +17,9 @@ from pos.clock import clock_for
 from pos.domain import identity
 from pos.domain.hlc import Stamp
 from pos.errors import BadInput, IntegrityFailure, RuleRefused
-from pos.ledger import Event, Ledger
+from pos.ledger import Event, Ledger, heads, peer_contacts
 from pos.ledger.keys import Certificate, StationKey
+from pos.ledger.projections import hall as hall_read
 from pos.services.inputs import checked_input
 from pos.services.station import (
     CONFIG_FILE,
@@ -260,10 +261,10 @@ def join(
             with ledger.transaction():
                 for event in events:
                     ledger.apply(event)
-                row = ledger.conn.execute("SELECT training FROM p_hall").fetchone()
-                if row is None:
+                training = hall_read.hall_is_training(ledger.conn)
+                if training is None:
                     raise IntegrityFailure(f"{bundle_path} holds no HallCreated event")
-                now = clock_for(bool(row[0]), environ).now()
+                now = clock_for(training, environ).now()
                 ledger.append(
                     "StationJoined",
                     {"certificate": certificate.to_dict(), "token": bundle["token"]},
@@ -301,21 +302,11 @@ def join(
 
 def stations_overview(st: Station) -> list[dict[str, Any]]:
     """Every station of the hall and what this ledger holds of it: last event and its time."""
-    heads = {
-        r[0]: (int(r[1]), r[2])
-        for r in st.ledger.conn.execute("SELECT origin, last_seq, last_hlc FROM origin_heads")
-    }
-    contacts: dict[str, tuple[str | None, str | None]] = {}
-    for station, last_contact, last_error in st.ledger.conn.execute(
-        "SELECT station, max(last_contact), max(last_error) FROM sync_peers "
-        "WHERE station IS NOT NULL GROUP BY station"
-    ):
-        contacts[station] = (last_contact, last_error)
+    held = heads.heads(st.ledger.conn)
+    contacts = peer_contacts.last_contacts(st.ledger.conn)
     rows = []
-    for station, role in st.ledger.conn.execute(
-        "SELECT station, role FROM p_stations ORDER BY station"
-    ):
-        seq, hlc = heads.get(station, (0, ""))
+    for station, role in hall_read.stations(st.ledger.conn):
+        seq, hlc = held.get(station, (0, ""))
         rows.append(
             {
                 "station": station,

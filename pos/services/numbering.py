@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
+from pos.ledger.projections import deals as deals_read
 from pos.services.station import Station
 
 
 def next_receipt_number(st: Station) -> int:
-    row = st.ledger.conn.execute(
-        "SELECT last FROM p_receipt_numbers WHERE station = ?", (st.id,)
-    ).fetchone()
-    return (int(row[0]) if row else 0) + 1
+    return deals_read.last_receipt_number(st.ledger.conn, st.id) + 1

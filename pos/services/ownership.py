@@ -9,20 +9,14 @@ from typing import Any
 from pos.domain import rulebook
 from pos.domain.flare import GameType
 from pos.errors import BadInput, RuleRefused
+from pos.ledger.projections import deals as deals_read
 from pos.services.deals import enforce
 from pos.services.settings import house_rule, rulebook_settings
 from pos.services.station import Station
 
 
 def _deal(st: Station, serial: str) -> dict[str, Any]:
-    row = next(
-        st.ledger.db.query(
-            "SELECT serial, state, holder, bin, released_to, game FROM p_deals WHERE serial = ? "
-            "AND received_hlc IS NOT NULL",
-            [serial.strip().upper()],
-        ),
-        None,
-    )
+    row = deals_read.deal_on_file(st.ledger.conn, serial.strip().upper())
     if row is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")
     return row
@@ -69,12 +63,7 @@ def acquire_deal(
         if forced and not (force_reason or "").strip():
             raise BadInput("reason", "a forced takeover needs the manager's reason")
         holding = [
-            GameType(row[0])
-            for row in st.ledger.conn.execute(
-                "SELECT d.game FROM p_bins b JOIN p_deals d USING (serial) WHERE b.station = ? "
-                "AND b.bin = ?",
-                (st.id, bin_name),
-            )
+            GameType(game) for game in deals_read.games_in_bin(st.ledger.conn, st.id, bin_name)
         ]
         enforce(
             rulebook.check_bin(

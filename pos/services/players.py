@@ -14,6 +14,8 @@ from typing import Any
 
 from pos.domain import aamva, identity, rulebook
 from pos.errors import BadInput
+from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import players as players_read
 from pos.services.inputs import checked_input
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
@@ -52,12 +54,7 @@ def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
 
 def _staff_people(st: Station) -> list[tuple[str, str, str]]:
     """(badge, full name, date of birth) of every staff record with a date of birth."""
-    return [
-        (row[0], row[1], row[2])
-        for row in st.ledger.conn.execute(
-            "SELECT badge, name, date_of_birth FROM p_staff WHERE date_of_birth IS NOT NULL"
-        )
-    ]
+    return hall_read.staff_people(st.ledger.conn)
 
 
 def _initials(name: str) -> str:
@@ -120,9 +117,7 @@ def register_player(
 def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer | None:
     """The buyer a scanned or typed code names: a staff badge, a player card or an ID."""
     code = code.strip()
-    row = st.ledger.conn.execute(
-        "SELECT badge, name, date_of_birth FROM p_staff WHERE badge = ?", (code,)
-    ).fetchone()
+    row = hall_read.staff_member(st.ledger.conn, code)
     today = st.clock.now().date()
     if row is not None:
         adult = True
@@ -131,21 +126,19 @@ def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer 
                 date.fromisoformat(row[2]), today, rulebook_settings(st)
             ).allowed
         return Buyer(row[0], "staff", _initials(row[1]), adult, staff_badge=row[0])
-    row = st.ledger.conn.execute(
-        "SELECT card, initials, adult, person FROM p_players WHERE card = ?", (code,)
-    ).fetchone()
-    if row is not None:
+    card = players_read.player_card(st.ledger.conn, code)
+    if card is not None:
         staff = None
-        if row[3]:
+        if card.person:
             staff = next(
                 (
                     badge
                     for badge, full, dob in _staff_people(st)
-                    if person_key(st, *_split(full), dob) == row[3]
+                    if person_key(st, *_split(full), dob) == card.person
                 ),
                 None,
             )
-        return Buyer(row[0], "player", row[1], bool(row[2]), staff_badge=staff)
+        return Buyer(card.card, "player", card.initials, card.adult, staff_badge=staff)
     if aamva.looks_like_licence(code):
         return _licence_buyer(st, code, today)
     if missing_ok:

@@ -15,6 +15,8 @@ from pos.domain.qr_payload import InvalidPayload, Payload
 from pos.domain.receipt import Line, Receipt
 from pos.errors import BadInput, IntegrityFailure, NotFound
 from pos.ledger.keys import StationKey
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
 from pos.services.ports import PrinterFault, ReceiptPrinter
 from pos.services.station import STATION_KEY_FILE, Station
@@ -36,20 +38,15 @@ def _local(st: Station, hlc_text: str) -> datetime:
 
 
 def _row(st: Station, station: str, number: int) -> dict[str, Any]:
-    row = next(
-        st.ledger.db.query(
-            "SELECT * FROM p_receipts WHERE station = ? AND number = ?", [station, number]
-        ),
-        None,
-    )
+    row = receipts_read.receipt_row(st.ledger.conn, station, number)
     if row is None:
         raise NotFound(f"no receipt {number} of station {station} is on file here")
     return row
 
 
 def _deal_name(st: Station, serial: str) -> str:
-    row = st.ledger.conn.execute("SELECT name FROM p_deals WHERE serial = ?", (serial,)).fetchone()
-    return f"{row[0]} ({serial})" if row and row[0] else serial
+    name = deals_read.deal_name(st.ledger.conn, serial)
+    return f"{name} ({serial})" if name else serial
 
 
 def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -212,10 +209,7 @@ def verify_payload(st: Station, text: str) -> dict[str, Any]:
         .astimezone(ZoneInfo(st.hall.time_zone))
         .isoformat(timespec="seconds"),
     }
-    on_file = st.ledger.conn.execute(
-        "SELECT type, amount FROM p_receipts WHERE station = ? AND number = ?",
-        (payload.station, payload.number),
-    ).fetchone()
+    on_file = receipts_read.receipt_kind_and_amount(st.ledger.conn, payload.station, payload.number)
     result["on_file"] = on_file is not None
     if on_file is not None and abs(int(on_file[1] or 0)) != payload.amount:
         raise IntegrityFailure(
@@ -230,13 +224,7 @@ def verify_payload(st: Station, text: str) -> dict[str, Any]:
 
 
 def pending(st: Station) -> list[int]:
-    return [
-        row[0]
-        for row in st.ledger.conn.execute(
-            "SELECT number FROM p_receipts WHERE station = ? AND printed = 0 ORDER BY number",
-            (st.id,),
-        )
-    ]
+    return [row["number"] for row in receipts_read.unprinted(st.ledger.conn, st.id)]
 
 
 @dataclass(frozen=True)
@@ -329,13 +317,7 @@ def reprint(
 
 
 def queue_status(st: Station) -> dict[str, Any]:
-    rows = list(
-        st.ledger.db.query(
-            "SELECT number, type, last_error FROM p_receipts WHERE station = ? AND printed = 0 "
-            "ORDER BY number",
-            [st.id],
-        )
-    )
+    rows = receipts_read.unprinted(st.ledger.conn, st.id)
     return {
         "queued": [r["number"] for r in rows],
         "last_error": next((r["last_error"] for r in rows if r["last_error"]), None),

@@ -6,14 +6,11 @@ ledger copied from a dead station's disk). Every event goes through the apply pa
 
 from __future__ import annotations
 
-from pos.ledger import Event, Ledger
+from pos.ledger import Ledger, heads
 
 
 def high_water_marks(ledger: Ledger) -> dict[str, int]:
-    return {
-        origin: int(seq)
-        for origin, seq in ledger.conn.execute("SELECT origin, last_seq FROM origin_heads")
-    }
+    return heads.high_water_marks(ledger.conn)
 
 
 def pull(source: Ledger, target: Ledger, *, batch: int = 1000) -> int:
@@ -23,16 +20,12 @@ def pull(source: Ledger, target: Ledger, *, batch: int = 1000) -> int:
     for origin, last in sorted(high_water_marks(source).items()):
         after = have.get(origin, 0)
         while after < last:
-            rows = source.conn.execute(
-                "SELECT origin, seq, type, hlc, prev, body, hash, sig FROM events "
-                "WHERE origin = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (origin, after, batch),
-            ).fetchall()
-            if not rows:
+            events = source.origin_events_after(origin, after, batch)
+            if not events:
                 break
             with target.transaction():
-                for row in rows:
-                    if target.apply(Event(*row)):
+                for event in events:
+                    if target.apply(event):
                         copied += 1
-            after = rows[-1][1]
+            after = events[-1].seq
     return copied

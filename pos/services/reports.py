@@ -14,8 +14,17 @@ from zoneinfo import ZoneInfo
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount, parse_amount
 from pos.errors import BadInput
+from pos.ledger import heads
+from pos.ledger.projections import cash as cash_read
+from pos.ledger.projections import closing as closing_read
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import devices as devices_read
+from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import receipts as receipts_read
+from pos.ledger.projections import roster as roster_read
+from pos.ledger.projections import winners as winners_read
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
-from pos.services.sessions import hall_date, open_session_now
 from pos.services.station import Station
 
 PRODUCT_LINES = (("pull-tab", "pull-tabs"), ("seal-card", "seal cards"), ("event", "event games"))
@@ -34,21 +43,14 @@ def scope(st: Station, day: str | None, session: str | None) -> Scope:
         when = date.fromisoformat(day) if day else hall_date(st, st.clock.now())
     except ValueError:
         raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
+    sessions: tuple[str, ...]
     if session:
-        row = st.ledger.conn.execute(
-            "SELECT game_date FROM p_sessions WHERE session = ?", (session,)
-        ).fetchone()
-        if row is None:
+        game_date = deals_read.session_game_date(st.ledger.conn, session)
+        if game_date is None:
             raise BadInput("session", f"no session {session!r} on file")
-        when, sessions = date.fromisoformat(row[0]), (session,)
+        when, sessions = date.fromisoformat(game_date), (session,)
     else:
-        sessions = tuple(
-            row[0]
-            for row in st.ledger.conn.execute(
-                "SELECT session FROM p_sessions WHERE game_date = ? ORDER BY number",
-                (when.isoformat(),),
-            )
-        )
+        sessions = tuple(deals_read.sessions_on(st.ledger.conn, when.isoformat()))
     zone = ZoneInfo(st.hall.time_zone)
     start = datetime.combine(when, time(0), zone).astimezone(UTC)
     end = start + timedelta(days=1)
@@ -60,47 +62,27 @@ def scope(st: Station, day: str | None, session: str | None) -> Scope:
     )
 
 
-def _in(values: tuple[str, ...]) -> str:
-    return ",".join("?" for _ in values) or "NULL"
-
-
 def _money(cents: int | None) -> str:
     return format_amount(int(cents or 0))
 
 
 def day_report(st: Station, day: str | None = None, session: str | None = None) -> dict[str, Any]:
     sc = scope(st, day, session)
-    q = st.ledger.conn.execute
+    conn = st.ledger.conn
     ss = sc.sessions
-    sales = {
-        row[0]: (int(row[1]), int(row[2]))
-        for row in q(
-            f"SELECT serial, sum(qty), sum(gross) FROM p_session_sales "
-            f"WHERE session IN ({_in(ss)}) GROUP BY serial",
-            ss,
-        )
-    }
-    paid_rows = q(
-        f"SELECT serial, amount, kind, count(*), sum(amount) FROM p_redemptions "
-        f"WHERE session IN ({_in(ss)}) GROUP BY serial, amount, kind",
-        ss,
-    ).fetchall()
+    sales = deals_read.sales_by_deal(conn, ss)
     paid: dict[str, int] = {}
     tiers: dict[str, list[dict[str, Any]]] = {}
-    for serial, amount, kind, count, total in paid_rows:
-        paid[serial] = paid.get(serial, 0) + int(total)
+    for serial, amount, kind, count, total in winners_read.paid_by_tier(conn, ss):
+        paid[serial] = paid.get(serial, 0) + total
         tiers.setdefault(serial, []).append(
-            {"amount": _money(amount), "kind": kind, "count": int(count)}
+            {"amount": _money(amount), "kind": kind, "count": count}
         )
     serials = sorted(set(sales) | set(paid))
     deals = []
     lines = {key: {"tickets_sold": 0, "gross": 0, "prizes_paid": 0} for key, _ in PRODUCT_LINES}
     for serial in serials:
-        row = q(
-            "SELECT game, name, form, price, tickets, prizes_total, state FROM p_deals "
-            "WHERE serial = ?",
-            (serial,),
-        ).fetchone()
+        row = deals_read.deal_figures(conn, serial)
         game, name, form, price, tickets, prizes_total, state = row or ("?", "?", "", 0, 0, 0, "")
         sold, gross = sales.get(serial, (0, 0))
         prizes = paid.get(serial, 0)
@@ -127,26 +109,12 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
             lines[game]["tickets_sold"] += sold
             lines[game]["gross"] += gross
             lines[game]["prizes_paid"] += prizes
-    rentals = q(
-        f"SELECT count(*), coalesce(sum(amount), 0) FROM p_rentals WHERE session IN ({_in(ss)})", ss
-    ).fetchone()
-    vouchers_issued = q(
-        "SELECT count(*), coalesce(sum(amount), 0) FROM p_vouchers "
-        "WHERE issued_hlc >= ? AND issued_hlc < ?",
-        (sc.low, sc.high),
-    ).fetchone()
-    vouchers_paid = q(
-        "SELECT count(*), coalesce(sum(amount), 0) FROM p_vouchers "
-        "WHERE redeemed_hlc >= ? AND redeemed_hlc < ?",
-        (sc.low, sc.high),
-    ).fetchone()
-    voids = q(
-        "SELECT kind, count(*), coalesce(sum(amount), 0) FROM p_voids "
-        "WHERE hlc >= ? AND hlc < ? GROUP BY kind",
-        (sc.low, sc.high),
-    ).fetchall()
-    void_count = sum(int(r[1]) for r in voids)
-    void_amount = sum(int(r[2]) for r in voids)
+    rentals = devices_read.rental_totals(conn, ss)
+    vouchers_issued = receipts_read.vouchers_issued(conn, sc.low, sc.high)
+    vouchers_paid = receipts_read.vouchers_redeemed(conn, sc.low, sc.high)
+    voids = winners_read.voids_between(conn, sc.low, sc.high)
+    void_count = sum(r[1] for r in voids)
+    void_amount = sum(r[2] for r in voids)
     gross = sum(sales.get(s, (0, 0))[1] for s in serials)
     prizes_paid = sum(paid.values())
     stations = _stations(st, sc)
@@ -171,32 +139,18 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
             for key, label in PRODUCT_LINES
             for v in [lines[key]]
         ],
-        "rentals": {"count": int(rentals[0]), "gross": _money(rentals[1])},
+        "rentals": {"count": rentals[0], "gross": _money(rentals[1])},
         "vouchers": {
-            "issued": {"count": int(vouchers_issued[0]), "amount": _money(vouchers_issued[1])},
-            "redeemed": {"count": int(vouchers_paid[0]), "amount": _money(vouchers_paid[1])},
+            "issued": {"count": vouchers_issued[0], "amount": _money(vouchers_issued[1])},
+            "redeemed": {"count": vouchers_paid[0], "amount": _money(vouchers_paid[1])},
         },
         "voids": {
             "count": void_count,
             "amount": _money(void_amount),
-            "by_kind": {r[0]: {"count": int(r[1]), "amount": _money(r[2])} for r in voids},
+            "by_kind": {r[0]: {"count": r[1], "amount": _money(r[2])} for r in voids},
         },
-        "blocked_purchases": [
-            dict(r)
-            for r in st.ledger.db.query(
-                "SELECT origin, rule, buyer, serial, reason, by FROM p_blocked WHERE day = ? "
-                "ORDER BY origin, seq",
-                [sc.day.isoformat()],
-            )
-        ],
-        "overrides": [
-            dict(r)
-            for r in st.ledger.db.query(
-                "SELECT rule, reason, manager, subject FROM p_overrides WHERE hlc >= ? AND hlc < ? "
-                "ORDER BY hlc",
-                [sc.low, sc.high],
-            )
-        ],
+        "blocked_purchases": roster_read.blocked_on(conn, sc.day.isoformat()),
+        "overrides": deals_read.overrides_between(conn, sc.low, sc.high),
         "exceptions": _exceptions(st, sc),
         "stations": stations,
         "operators": _operators(st, sc),
@@ -206,67 +160,36 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
 
 
 def _stations(st: Station, sc: Scope) -> list[dict[str, Any]]:
-    q = st.ledger.conn.execute
+    conn = st.ledger.conn
     ss = sc.sessions
     out = []
-    for (name,) in q("SELECT station FROM p_stations ORDER BY station").fetchall():
-        sold = q(
-            f"SELECT count(*), coalesce(sum(amount), 0) FROM p_sales WHERE station = ? "
-            f"AND session IN ({_in(ss)}) AND voided = 0",
-            (name, *ss),
-        ).fetchone()
-        paid = q(
-            f"SELECT coalesce(sum(amount), 0) FROM p_redemptions WHERE origin = ? "
-            f"AND session IN ({_in(ss)})",
-            (name, *ss),
-        ).fetchone()
-        head = q("SELECT last_seq FROM origin_heads WHERE origin = ?", (name,)).fetchone()
-        closed = bool(ss) and all(
-            q(
-                "SELECT 1 FROM p_close_markers WHERE session = ? AND station = ?", (s, name)
-            ).fetchone()
-            for s in ss
-        )
-        missing = [
-            r[0]
-            for r in q(
-                f"SELECT reason FROM p_missing_at_close WHERE station = ? "
-                f"AND session IN ({_in(ss)})",
-                (name, *ss),
-            )
-        ]
+    for name, _ in hall_read.stations(conn):
+        sales, gross = deals_read.station_sales(conn, name, ss)
+        closed = bool(ss) and all(closing_read.has_close_marker(conn, s, name) for s in ss)
         out.append(
             {
                 "station": name,
-                "events": int(head[0]) if head else 0,
+                "events": heads.last_seq(conn, name),
                 "closed": closed,
-                "missing_at_close": missing,
-                "sales": int(sold[0]),
-                "gross": _money(sold[1]),
-                "prizes_paid": _money(paid[0]),
+                "missing_at_close": closing_read.missing_at_close(conn, name, ss),
+                "sales": sales,
+                "gross": _money(gross),
+                "prizes_paid": _money(winners_read.station_paid(conn, name, ss)),
             }
         )
     return out
 
 
 def _operators(st: Station, sc: Scope) -> list[dict[str, Any]]:
-    q = st.ledger.conn.execute
+    conn = st.ledger.conn
     ss = sc.sessions
     people: dict[str, dict[str, int]] = {}
-    for seller, count, amount in q(
-        f"SELECT coalesce(seller, '(kiosk)'), count(*), sum(amount) FROM p_sales "
-        f"WHERE session IN ({_in(ss)}) AND voided = 0 GROUP BY seller",
-        ss,
-    ):
+    for seller, count, amount in deals_read.seller_totals(conn, ss):
         people.setdefault(seller, {"sales": 0, "gross": 0, "redemptions": 0, "paid": 0})
-        people[seller]["sales"], people[seller]["gross"] = int(count), int(amount)
-    for by, count, amount in q(
-        f"SELECT by, count(*), sum(amount) FROM p_redemptions "
-        f"WHERE session IN ({_in(ss)}) GROUP BY by",
-        ss,
-    ):
+        people[seller]["sales"], people[seller]["gross"] = count, amount
+    for by, count, amount in winners_read.redeemer_totals(conn, ss):
         people.setdefault(by, {"sales": 0, "gross": 0, "redemptions": 0, "paid": 0})
-        people[by]["redemptions"], people[by]["paid"] = int(count), int(amount)
+        people[by]["redemptions"], people[by]["paid"] = count, amount
     return [
         {
             "operator": name,
@@ -280,44 +203,30 @@ def _operators(st: Station, sc: Scope) -> list[dict[str, Any]]:
 
 
 def _exceptions(st: Station, sc: Scope) -> list[dict[str, Any]]:
+    conn = st.ledger.conn
     items = [
         {"kind": r["kind"], "origin": r["origin"], "detail": r["detail"]}
-        for r in st.ledger.db.query(
-            "SELECT kind, origin, detail FROM p_flags WHERE hlc >= ? AND hlc < ? ORDER BY hlc",
-            [sc.low, sc.high],
-        )
+        for r in winners_read.flags_between(conn, sc.low, sc.high)
     ]
     items += [
         {"kind": "blocked-after-sync", "origin": r["purchase_origin"], "detail": r["reason"]}
-        for r in st.ledger.db.query(
-            "SELECT purchase_origin, reason FROM p_block_exceptions WHERE day = ?",
-            [sc.day.isoformat()],
-        )
+        for r in roster_read.late_purchases_on(conn, sc.day.isoformat())
     ]
     items += [
-        {"kind": "paid-twice-after-sync", "origin": r[0], "detail": r[1]}
-        for r in st.ledger.conn.execute(
-            "SELECT second_origin, detail FROM p_paid_twice WHERE hlc >= ? AND hlc < ? "
-            "ORDER BY hlc",
-            (sc.low, sc.high),
-        )
+        {"kind": "paid-twice-after-sync", "origin": origin, "detail": detail}
+        for origin, detail in winners_read.paid_twice_between(conn, sc.low, sc.high)
     ]
-    ss = sc.sessions
     items += [
         {
             "kind": "late",
-            "origin": r[0],
-            "detail": f"{r[1]} {r[0]}:{r[2]} arrived after session {r[3]} closed",
+            "origin": origin,
+            "detail": f"{kind} {origin}:{seq} arrived after session {session} closed",
         }
-        for r in st.ledger.conn.execute(
-            f"SELECT origin, type, seq, session FROM p_late_events "
-            f"WHERE session IN ({_in(ss)}) ORDER BY hlc",
-            ss,
-        )
+        for origin, kind, seq, session in closing_read.late_events(conn, sc.sessions)
     ]
     items += [
-        {"kind": "unprojected", "origin": r[0], "detail": f"{r[2]} {r[0]}:{r[1]}: {r[3]}"}
-        for r in st.ledger.conn.execute("SELECT * FROM p_projection_errors")
+        {"kind": "unprojected", "origin": origin, "detail": f"{kind} {origin}:{seq}: {error}"}
+        for origin, seq, kind, error in hall_read.projection_errors(conn)
     ]
     return items
 
@@ -327,43 +236,20 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
     (prizes, vouchers paid; voided sales are off the sales), against the manager's count. A
     kiosk's voucher-paid sale nets to nothing: the sale and its change voucher in, the voucher
     it took out."""
-    q = st.ledger.conn.execute
+    conn = st.ledger.conn
     ss = sc.sessions
     out = []
-    for (name,) in q("SELECT station FROM p_stations ORDER BY station").fetchall():
-        sold = q(
-            f"SELECT coalesce(sum(amount), 0) FROM p_sales WHERE station = ? AND "
-            f"session IN ({_in(ss)}) AND voided = 0",
-            (name, *ss),
-        ).fetchone()[0]
-        rented = q(
-            f"SELECT coalesce(sum(amount), 0) FROM p_rentals WHERE origin = ? AND "
-            f"session IN ({_in(ss)})",
-            (name, *ss),
-        ).fetchone()[0]
-        paid = q(
-            f"SELECT coalesce(sum(amount), 0) FROM p_redemptions WHERE origin = ? AND "
-            f"session IN ({_in(ss)})",
-            (name, *ss),
-        ).fetchone()[0]
+    for name, _ in hall_read.stations(conn):
+        _, sold = deals_read.station_sales(conn, name, ss)
+        rented = devices_read.station_rentals(conn, name, ss)
+        paid = winners_read.station_paid(conn, name, ss)
         # Every voucher a station issues stands for value it took in and did not give out as
         # tickets: cash for a voucher, cash for tickets a dispenser did not deliver, or the
         # unused part of a voucher it took as payment (whose whole value counts as paid out).
-        vouchers_in = q(
-            "SELECT coalesce(sum(amount), 0) FROM p_vouchers WHERE station = ? AND "
-            "issued_hlc >= ? AND issued_hlc < ?",
-            (name, sc.low, sc.high),
-        ).fetchone()[0]
-        vouchers_out = q(
-            "SELECT coalesce(sum(amount), 0) FROM p_vouchers WHERE "
-            "redeemed_by_origin = ? AND redeemed_hlc >= ? AND redeemed_hlc < ?",
-            (name, sc.low, sc.high),
-        ).fetchone()[0]
-        expected = int(sold) + int(rented) + int(vouchers_in) - int(paid) - int(vouchers_out)
-        counted = q(
-            f"SELECT sum(amount) FROM p_drawer_counts WHERE station = ? AND session IN ({_in(ss)})",
-            (name, *ss),
-        ).fetchone()[0]
+        _, vouchers_in = receipts_read.vouchers_issued(conn, sc.low, sc.high, station=name)
+        _, vouchers_out = receipts_read.vouchers_redeemed(conn, sc.low, sc.high, by=name)
+        expected = sold + rented + vouchers_in - paid - vouchers_out
+        counted = cash_read.counted(conn, name, ss)
         if not (expected or counted):
             continue
         out.append(
@@ -371,7 +257,7 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
                 "station": name,
                 "expected": _money(expected),
                 "counted": _money(counted) if counted is not None else None,
-                "over_short": _money(int(counted) - expected) if counted is not None else None,
+                "over_short": _money(counted - expected) if counted is not None else None,
             }
         )
     return out
@@ -383,16 +269,13 @@ def _hourly_cents(st: Station, sc: Scope) -> dict[int, dict[str, int]]:
     zone = ZoneInfo(st.hall.time_zone)
     buckets: dict[int, dict[str, int]] = {}
     ss = sc.sessions
-    rows = st.ledger.conn.execute(
-        f"SELECT s.hlc, s.amount, d.game FROM p_sales s JOIN p_deals d USING (serial) "
-        f"WHERE s.session IN ({_in(ss)}) AND s.voided = 0 UNION ALL "
-        f"SELECT hlc, amount, 'rentals' FROM p_rentals WHERE session IN ({_in(ss)})",
-        (*ss, *ss),
-    )
+    rows = deals_read.sale_stamps(st.ledger.conn, ss) + [
+        (hlc, amount, "rentals") for hlc, amount in devices_read.rental_stamps(st.ledger.conn, ss)
+    ]
     for hlc, amount, line in rows:
         hour = Stamp.parse(hlc).instant.astimezone(zone).hour
         bucket = buckets.setdefault(hour, {})
-        bucket[line] = bucket.get(line, 0) + int(amount)
+        bucket[line] = bucket.get(line, 0) + amount
     return buckets
 
 
@@ -474,12 +357,10 @@ def drawer_count(
     with st.ledger.transaction():
         session = open_session_now(st)
         if session is None:
-            row = st.ledger.conn.execute(
-                "SELECT session FROM p_sessions ORDER BY opened_hlc DESC LIMIT 1"
-            ).fetchone()
-            if row is None:
+            latest = deals_read.latest_session(st.ledger.conn)
+            if latest is None:
                 raise BadInput("session", "no session has been held yet")
-            session_id = row[0]
+            session_id = latest
         else:
             session_id = session.id
         name = station or st.id

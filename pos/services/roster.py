@@ -8,6 +8,8 @@ from typing import Any
 
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
 from pos.errors import BadInput, NotFound
+from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import roster as roster_read
 from pos.services.inputs import checked_input
 from pos.services.station import Station
 
@@ -40,10 +42,7 @@ def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
 def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], list[dict[str, Any]]]:
     """Each shift's badge: the staff record with that badge, else the one with the same name and
     date of birth, else a new record. Returns (shift index -> badge, new people)."""
-    by_badge = {
-        row[0]: (row[1], row[2])
-        for row in st.ledger.conn.execute("SELECT badge, name, date_of_birth FROM p_staff")
-    }
+    by_badge = hall_read.staff_names(st.ledger.conn)
     by_person = {
         (" ".join(name.casefold().split()), dob): badge
         for badge, (name, dob) in by_badge.items()
@@ -81,7 +80,7 @@ def import_roster(st: Station, path: Path, *, operator: str | None) -> dict[str,
         ) from None
     with st.ledger.transaction():
         chosen, new_people = _match_people(st, shifts)
-        known = {row[0] for row in st.ledger.conn.execute("SELECT key FROM p_shifts")}
+        known = roster_read.shift_keys(st.ledger.conn)
         bodies, seen = [], set()
         for index, shift in enumerate(shifts):
             body = _shift_body(shift, chosen[index])
@@ -107,18 +106,12 @@ def import_roster(st: Station, path: Path, *, operator: str | None) -> dict[str,
 
 
 def show_roster(st: Station, day: str | None = None) -> list[dict[str, Any]]:
-    sql = (
-        "SELECT key, badge, name, organisation, day, start, end, duty, state FROM p_shifts "
-        "WHERE state = 'active'"
-    )
-    params: list[Any] = []
     if day:
         try:
-            params.append(date.fromisoformat(day).isoformat())
+            day = date.fromisoformat(day).isoformat()
         except ValueError:
             raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
-        sql += " AND day = ?"
-    return [dict(row) for row in st.ledger.db.query(sql + " ORDER BY day, start, name", params)]
+    return roster_read.active_shifts(st.ledger.conn, day)
 
 
 def add_shift(st: Station, fields: dict[str, str], *, operator: str | None) -> dict[str, Any]:
@@ -129,9 +122,7 @@ def add_shift(st: Station, fields: dict[str, str], *, operator: str | None) -> d
     with st.ledger.transaction():
         chosen, new_people = _match_people(st, [shift])
         body = _shift_body(shift, chosen[0])
-        if st.ledger.conn.execute(
-            "SELECT 1 FROM p_shifts WHERE key = ?", (body["key"],)
-        ).fetchone():
+        if roster_read.shift_on_roster(st.ledger.conn, body["key"]):
             raise BadInput("shift", f"that shift is already on the roster ({body['key']})")
         st.append(
             "ShiftsImported",
@@ -141,9 +132,7 @@ def add_shift(st: Station, fields: dict[str, str], *, operator: str | None) -> d
 
 
 def _active_shift(st: Station, key: str) -> dict[str, Any]:
-    row = next(
-        st.ledger.db.query("SELECT * FROM p_shifts WHERE key = ? AND state = 'active'", [key]), None
-    )
+    row = roster_read.active_shift(st.ledger.conn, key)
     if row is None:
         raise NotFound(f"no active shift {key!r} on the roster")
     return row

@@ -15,13 +15,15 @@ from pos.domain import rulebook
 from pos.domain.flare import GameType
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, HardwareFailure, RuleRefused
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import receipts as receipts_read
+from pos.services.current_session import require_open_session
 from pos.services.deals import deal_flare, enforce
 from pos.services.eligibility import BuyerRefused, enforce_for_buyer, purchase_decision
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
-from pos.services.sessions import require_open_session
 from pos.services.settings import house_rule
 from pos.services.station import Station
 from pos.services.vouchers import checked_voucher, issue_credit_voucher, voucher_amount_on_file
@@ -70,15 +72,11 @@ def _check_sale(
 ) -> dict[str, Any]:
     """Every rule that touches a sale, inside the command's transaction. Returns the facts."""
     session = require_open_session(st)
-    row = st.ledger.conn.execute(
-        "SELECT serial, state, holder, bin, tickets, sold, released_to FROM p_deals "
-        "WHERE serial = ? "
-        "AND received_hlc IS NOT NULL",
-        (serial.strip().upper(),),
-    ).fetchone()
-    if row is None:
+    deal = deals_read.deal_for_sale(st.ledger.conn, serial.strip().upper())
+    if deal is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")
-    serial, state, holder, bin_name, tickets, sold, released_to = row
+    serial, state, holder, bin_name = deal.serial, deal.state, deal.holder, deal.bin
+    tickets, sold, released_to = deal.tickets, deal.sold, deal.released_to
     if state != "in-play":
         raise RuleRefused("BIN", f"deal {serial} is {state}, not in play in a bin")
     if holder != st.id:
@@ -244,12 +242,10 @@ def _pay_with_voucher(
     tickets that came out did not use (change, and any dispenser shortfall) is a new voucher.
     The tickets are out already: a voucher paid elsewhere meanwhile is flagged, not refused."""
     station, number, _ = paying
-    row = st.ledger.conn.execute(
-        "SELECT amount, redeemed_by_origin FROM p_vouchers WHERE station = ? AND number = ?",
-        (station, number),
-    ).fetchone()
-    value = int(row[0])
-    if row[1]:
+    held = receipts_read.voucher(st.ledger.conn, station, number)
+    assert held is not None  # checked earlier in this transaction
+    value = held.amount
+    if held.redeemed_by:
         st.append(
             "ExceptionFlagged",
             {
@@ -257,7 +253,7 @@ def _pay_with_voucher(
                 "serial": sale["serial"],
                 "ticket": None,
                 "detail": f"voucher {number} of {station} paid for kiosk sale "
-                f"#{sale['receipt']} after it was paid at {row[1]}",
+                f"#{sale['receipt']} after it was paid at {held.redeemed_by}",
                 "by": None,
             },
         )

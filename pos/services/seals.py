@@ -12,23 +12,20 @@ from pos.domain import rulebook
 from pos.domain.flare import Flare, GameType
 from pos.domain.money import format_amount
 from pos.errors import BadInput, RuleRefused
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import winners as winners_read
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.deals import close_deal_in_transaction, deal_flare
 from pos.services.eligibility import identity_decision
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
 
 def _seal_deal(st: Station, serial: str) -> tuple[dict[str, Any], Flare]:
     serial = serial.strip().upper()
-    row = next(
-        st.ledger.db.query(
-            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL", [serial]
-        ),
-        None,
-    )
+    row = deals_read.deal_on_file(st.ledger.conn, serial)
     if row is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")
     flare = deal_flare(st, serial)
@@ -71,20 +68,14 @@ def sign_line(
             )
         if not 1 <= line <= flare.seal.lines:
             raise BadInput("line", f"{line} is not a line of the sheet (1 to {flare.seal.lines})")
-        if st.ledger.conn.execute(
-            "SELECT 1 FROM p_seals WHERE serial = ?", (flare.serial,)
-        ).fetchone():
+        if winners_read.seal(st.ledger.conn, flare.serial) is not None:
             raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
-        signed = st.ledger.conn.execute(
-            "SELECT line FROM p_seal_lines WHERE serial = ? AND ticket = ?", (flare.serial, ticket)
-        ).fetchone()
-        if signed:
-            raise RuleRefused("C5", f"hold ticket {ticket} already signed line {signed[0]}")
-        taken = st.ledger.conn.execute(
-            "SELECT ticket FROM p_seal_lines WHERE serial = ? AND line = ?", (flare.serial, line)
-        ).fetchone()
-        if taken:
-            raise RuleRefused("C5", f"line {line} is already signed (hold ticket {taken[0]})")
+        signed = winners_read.line_signed_by_ticket(st.ledger.conn, flare.serial, ticket)
+        if signed is not None:
+            raise RuleRefused("C5", f"hold ticket {ticket} already signed line {signed}")
+        taken = winners_read.ticket_on_line(st.ledger.conn, flare.serial, line)
+        if taken is not None:
+            raise RuleRefused("C5", f"line {line} is already signed (hold ticket {taken})")
         player_code = None
         if player:
             buyer = resolve_buyer(st, player)
@@ -109,22 +100,14 @@ def sign_line(
 def sheet(st: Station, serial: str) -> dict[str, Any]:
     deal, flare = _seal_deal(st, serial)
     assert flare.seal is not None
-    signed = {
-        int(row[0]): {"ticket": row[1], "player": row[2]}
-        for row in st.ledger.conn.execute(
-            "SELECT line, ticket, player FROM p_seal_lines WHERE serial = ?", (flare.serial,)
-        )
-    }
-    seal = st.ledger.conn.execute(
-        "SELECT lines, claim_until FROM p_seals WHERE serial = ?", (flare.serial,)
-    ).fetchone()
-    winning = json.loads(seal[0]) if seal else []
+    signed = winners_read.signed_lines(st.ledger.conn, flare.serial)
+    seal = winners_read.seal(st.ledger.conn, flare.serial)
+    winning = seal.lines if seal else []
     prizes = {
-        int(row[0]): {"amount": format_amount(row[1]), "state": row[2], "carried_to": row[3]}
-        for row in st.ledger.conn.execute(
-            "SELECT line, amount, state, carried_to FROM p_seal_prizes WHERE serial = ?",
-            (flare.serial,),
-        )
+        line: {"amount": format_amount(amount), "state": state, "carried_to": carried_to}
+        for line, (amount, state, carried_to) in winners_read.seal_prizes(
+            st.ledger.conn, flare.serial
+        ).items()
     }
     return {
         "serial": flare.serial,
@@ -142,7 +125,7 @@ def sheet(st: Station, serial: str) -> dict[str, Any]:
             for n in range(1, flare.seal.lines + 1)
         ],
         "opened": seal is not None,
-        "claim_until": seal[1] if seal else None,
+        "claim_until": seal.claim_until if seal else None,
         "tickets_left": int(deal["tickets"]) - int(deal["sold"]),
     }
 
@@ -157,9 +140,7 @@ def open_seal(
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         assert flare.seal is not None
-        if st.ledger.conn.execute(
-            "SELECT 1 FROM p_seals WHERE serial = ?", (flare.serial,)
-        ).fetchone():
+        if winners_read.seal(st.ledger.conn, flare.serial) is not None:
             raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
         left = int(deal["tickets"]) - int(deal["sold"])
         if left > 0:
@@ -206,18 +187,19 @@ def claim_seal_prize(
     by = st.operator(operator, "redeemer")
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
-        row = st.ledger.conn.execute(
-            "SELECT p.amount, p.state, p.carried_to, s.claim_until FROM p_seal_prizes p "
-            "JOIN p_seals s USING (serial) WHERE p.serial = ? AND p.line = ?",
-            (flare.serial, line),
-        ).fetchone()
-        if row is None:
+        prize = winners_read.seal_prize(st.ledger.conn, flare.serial, line)
+        if prize is None:
             raise RuleRefused(
                 "B",
                 f"line {line} of deal {flare.serial} is not a winning line "
                 "(or the seal is not open)",
             )
-        amount, state, carried_to, claim_until = row
+        amount, state, carried_to, claim_until = (
+            prize.amount,
+            prize.state,
+            prize.carried_to,
+            prize.claim_until,
+        )
         if state == "paid":
             raise RuleRefused(
                 "C2", f"the prize of line {line} of deal {flare.serial} was already paid"
@@ -260,12 +242,7 @@ def carry_progressive_prizes(st: Station) -> list[dict[str, Any]]:
     today = hall_date(st, st.clock.now()).isoformat()
     carried = []
     with st.ledger.transaction():
-        due = st.ledger.conn.execute(
-            "SELECT p.serial, p.line, p.amount FROM p_seal_prizes p JOIN p_seals s USING (serial) "
-            "WHERE p.state = 'open' AND s.progressive = 1 AND s.carry_after < ? "
-            "ORDER BY s.opened_on, p.serial, p.line",
-            (today,),
-        ).fetchall()
+        due = winners_read.progressive_prizes_due(st.ledger.conn, today)
         for serial, line, amount in due:
             target = _next_progressive_game(st, exclude=serial)
             if target is None:
@@ -287,11 +264,7 @@ def carry_progressive_prizes(st: Station) -> list[dict[str, Any]]:
 
 
 def _next_progressive_game(st: Station, *, exclude: str) -> str | None:
-    for serial, flare_json in st.ledger.conn.execute(
-        "SELECT serial, flare FROM p_deals WHERE state = 'in-play' AND game = 'seal-card' "
-        "AND serial != ? ORDER BY opened_hlc",
-        (exclude,),
-    ):
+    for serial, flare_json in deals_read.seal_cards_in_play(st.ledger.conn, exclude=exclude):
         seal = json.loads(flare_json).get("seal") or {}
         if seal.get("progressive"):
             return str(serial)
@@ -299,11 +272,4 @@ def _next_progressive_game(st: Station, *, exclude: str) -> str | None:
 
 
 def seal_deals_held_here(st: Station) -> list[str]:
-    return [
-        r[0]
-        for r in st.ledger.conn.execute(
-            "SELECT serial FROM p_deals WHERE game = 'seal-card' AND holder = ? "
-            "AND received_hlc IS NOT NULL ORDER BY serial",
-            (st.id,),
-        )
-    ]
+    return deals_read.seal_cards_held_by(st.ledger.conn, st.id)

@@ -1,44 +1,23 @@
-"""Sessions: a game date and number in the hall's time zone; sales happen inside one."""
+"""Sessions: a game date and number in the hall's time zone; sales happen inside one.
+
+Opening and closing them: closing ends event games (deals) and both carry progressive seal
+prizes (seals), so this module builds on deals and seals, and they on current_session."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from pos.domain.flare import GameType
 from pos.errors import BadInput, RuleRefused
+from pos.ledger.projections import closing as closing_read
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import devices as devices_read
+from pos.ledger.projections.deals import Session
+from pos.services.current_session import hall_date, open_session_now, require_open_session
+from pos.services.deals import close_deal_in_transaction
+from pos.services.seals import carry_progressive_prizes
 from pos.services.station import Station
-
-
-@dataclass(frozen=True)
-class Session:
-    id: str
-    game_date: str
-    number: int
-    state: str
-
-
-def hall_date(st: Station, at: datetime) -> date:
-    return at.astimezone(ZoneInfo(st.hall.time_zone)).date()
-
-
-def open_session_now(st: Station) -> Session | None:
-    row = st.ledger.conn.execute(
-        "SELECT session, game_date, number, state FROM p_sessions WHERE state = 'open' "
-        "ORDER BY opened_hlc DESC LIMIT 1"
-    ).fetchone()
-    return Session(row[0], row[1], int(row[2]), row[3]) if row else None
-
-
-def require_open_session(st: Station) -> Session:
-    session = open_session_now(st)
-    if session is None:
-        raise RuleRefused(
-            "SESSION", "no session is open: a manager opens one with 'booth session open'"
-        )
-    return session
 
 
 def open_session(
@@ -54,24 +33,13 @@ def open_session(
         except ValueError:
             raise BadInput("date", f"{game_date!r} is not a date (YYYY-MM-DD)") from None
         if number is None:
-            row = st.ledger.conn.execute(
-                "SELECT coalesce(max(number), 0) FROM p_sessions WHERE game_date = ?",
-                (day.isoformat(),),
-            ).fetchone()
-            number = int(row[0]) + 1
+            number = deals_read.last_session_number(st.ledger.conn, day.isoformat()) + 1
         elif number < 1:
             raise BadInput("number", f"{number} is not a session number (1 or more)")
         session_id = f"{day.isoformat()}/{number}"
-        if st.ledger.conn.execute(
-            "SELECT 1 FROM p_sessions WHERE session = ?", (session_id,)
-        ).fetchone():
+        if deals_read.session_held(st.ledger.conn, session_id):
             raise BadInput("number", f"session {session_id} was already held")
-        resumed = [
-            row[0]
-            for row in st.ledger.conn.execute(
-                "SELECT serial FROM p_deals WHERE state = 'carried-over' ORDER BY serial"
-            )
-        ]
+        resumed = deals_read.carried_over_serials(st.ledger.conn)
         st.append(
             "SessionOpened",
             {
@@ -133,34 +101,18 @@ def close_session(
 
 def missing_stations(st: Station, session_id: str) -> list[str]:
     """Stations whose close marker, or whose events up to it, this station does not hold."""
-    rows = st.ledger.conn.execute(
-        "SELECT s.station, m.last_seq, coalesce(h.last_seq, 0) FROM p_stations s "
-        "LEFT JOIN p_close_markers m ON m.station = s.station AND m.session = ? "
-        "LEFT JOIN origin_heads h ON h.origin = s.station WHERE s.station != ? "
-        "ORDER BY s.station",
-        (session_id, st.id),
-    ).fetchall()
-    return [name for name, marker, held in rows if marker is None or held < marker]
+    return closing_read.stations_not_closed(st.ledger.conn, session_id, here=st.id)
 
 
 def _close_hall_wide(st: Station, session: Session, by: str) -> dict[str, Any]:
-    from pos.services.deals import close_deal_in_transaction
-
-    in_play = st.ledger.conn.execute(
-        "SELECT serial, game, tickets - sold FROM p_deals WHERE state = 'in-play' ORDER BY serial"
-    ).fetchall()
+    in_play = deals_read.deals_in_play(st.ledger.conn)
     ended = []
-    for serial, game, remaining in in_play:
+    for serial, _, game, remaining in in_play:
         if game == GameType.EVENT:
-            close_deal_in_transaction(st, serial, unsold=int(remaining), by=by, reason="K5")
+            close_deal_in_transaction(st, serial, unsold=remaining, by=by, reason="K5")
             ended.append(serial)
-    carried = [serial for serial, game, _ in in_play if game != GameType.EVENT]
-    for device, buyer in st.ledger.conn.execute(
-        "SELECT d.device, r.buyer FROM p_devices d JOIN p_rentals r "
-        "ON r.origin = d.rental_origin AND r.seq = d.rental_seq "
-        "WHERE d.state = 'rented' AND r.session = ?",
-        (session.id,),
-    ).fetchall():
+    carried = [serial for serial, _, game, _ in in_play if game != GameType.EVENT]
+    for device, buyer in devices_read.devices_not_returned(st.ledger.conn, session.id):
         st.append(
             "ExceptionFlagged",
             {
@@ -180,6 +132,4 @@ def _close_hall_wide(st: Station, session: Session, by: str) -> dict[str, Any]:
 
 
 def _carry_progressive(st: Station) -> list[dict[str, Any]]:
-    from pos.services.seals import carry_progressive_prizes  # seals builds on sessions
-
     return carry_progressive_prizes(st)

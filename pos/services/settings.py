@@ -7,6 +7,7 @@ from typing import Any
 
 from pos.domain.rulebook import Settings
 from pos.errors import BadInput
+from pos.ledger.projections import deals as deals_read
 from pos.services.inputs import checked_input
 from pos.services.station import Station
 
@@ -46,7 +47,7 @@ def _switch(key: str, value: str) -> bool:
 
 
 def house_rules(st: Station) -> dict[str, bool]:
-    stored = dict(st.ledger.conn.execute("SELECT key, value FROM p_settings WHERE scope = 'house'"))
+    stored = deals_read.settings(st.ledger.conn, "house")
     return {
         key: (stored[key] == "on") if key in stored else rule.default
         for key, rule in HOUSE_RULES.items()
@@ -67,9 +68,7 @@ def set_house_rule(st: Station, key: str, value: str, *, operator: str | None) -
 
 
 def rulebook_settings(st: Station) -> Settings:
-    stored = dict(
-        st.ledger.conn.execute("SELECT key, value FROM p_settings WHERE scope = 'rulebook'")
-    )
+    stored = deals_read.settings(st.ledger.conn, "rulebook")
     with checked_input("setting"):
         return Settings.from_mapping(stored) if stored else Settings()
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pos.domain import identity
 from pos.errors import BadInput, NotPermitted
+from pos.ledger.projections import hall as hall_read
 from pos.services.inputs import checked_input
 from pos.services.station import Station
 
@@ -47,9 +47,4 @@ def add_staff(
 
 
 def list_staff(st: Station) -> list[dict[str, Any]]:
-    return [
-        {"badge": row[0], "name": row[1], "roles": json.loads(row[2]), "date_of_birth": row[3]}
-        for row in st.ledger.conn.execute(
-            "SELECT badge, name, roles, date_of_birth FROM p_staff WHERE active = 1 ORDER BY name"
-        )
-    ]
+    return hall_read.active_staff(st.ledger.conn)

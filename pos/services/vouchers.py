@@ -6,6 +6,7 @@ from typing import Any
 
 from pos.domain.money import format_amount, parse_amount
 from pos.errors import BadInput, RuleRefused
+from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.receipts import verify_payload
@@ -43,24 +44,20 @@ def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
 def voucher_amount_on_file(st: Station, station: str, number: int, printed: str) -> int:
     """Inside the command's transaction: the amount of a voucher on file here and not yet paid,
     issued for the amount it shows. Refused (VOUCHER) otherwise."""
-    row = st.ledger.conn.execute(
-        "SELECT amount, redeemed_by_origin, redeemed_hlc FROM p_vouchers WHERE station = ? "
-        "AND number = ?",
-        (station, number),
-    ).fetchone()
-    if row is None:
+    held = receipts_read.voucher(st.ledger.conn, station, number)
+    if held is None:
         raise RuleRefused(
             "VOUCHER",
             f"voucher {number} of {station} is not on file at this "
             "station yet (sync, or redeem it at a station that holds it): "
             "not paid",
         )
-    amount, redeemed_by, redeemed_at = row
+    amount, redeemed_by, redeemed_at = held.amount, held.redeemed_by, held.redeemed_hlc
     if redeemed_by:
         raise RuleRefused(
             "VOUCHER",
             f"voucher {number} of {station} was already paid, by {redeemed_by} at "
-            f"{_local_time(st, redeemed_at)}",
+            f"{_local_time(st, redeemed_at or '')}",
         )
     if format_amount(int(amount)) != printed:
         raise RuleRefused(

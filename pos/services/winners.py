@@ -18,12 +18,14 @@ from pos.domain.money import format_amount, parse_amount
 from pos.domain.ticket_code import TicketCode
 from pos.errors import BadInput, RuleRefused
 from pos.ledger.keys import seal_for
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import winners as winners_read
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.deals import deal_flare
 from pos.services.eligibility import identity_decision
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.sessions import hall_date, open_session_now
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
@@ -58,12 +60,7 @@ def _flag(st: Station, flag: str, code: TicketCode, detail: str, by: str | None)
 
 
 def _deal(st: Station, code: TicketCode) -> dict[str, Any]:
-    row = next(
-        st.ledger.db.query(
-            "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL", [code.serial]
-        ),
-        None,
-    )
+    row = deals_read.deal_on_file(st.ledger.conn, code.serial)
     if row is None:
         raise RuleRefused("DEAL", f"deal {code.serial} is not known at this station")
     return row
@@ -104,17 +101,8 @@ def _claim_window(st: Station, deal: dict[str, Any], now: datetime) -> str:
             "prizes are paid during a session, on the game date they were sold;"
             " no session is open today",
         )
-    sold_today = st.ledger.conn.execute(
-        "SELECT 1 FROM p_session_sales ss JOIN p_sessions s USING (session) WHERE ss.serial = ? "
-        "AND s.game_date = ? AND ss.qty > 0 LIMIT 1",
-        (deal["serial"], today),
-    ).fetchone()
-    if sold_today is None:
-        last = st.ledger.conn.execute(
-            "SELECT max(s.game_date) FROM p_session_sales ss JOIN p_sessions s USING (session) "
-            "WHERE ss.serial = ? AND ss.qty > 0",
-            (deal["serial"],),
-        ).fetchone()[0]
+    if not deals_read.sold_on(st.ledger.conn, deal["serial"], today):
+        last = deals_read.last_sale_date(st.ledger.conn, deal["serial"])
         raise RuleRefused(
             "B",
             f"deal {deal['serial']} sold no tickets today ({today}); its prizes were to be "
@@ -126,27 +114,13 @@ def _claim_window(st: Station, deal: dict[str, Any], now: datetime) -> str:
 def _already_paid(st: Station, code: TicketCode) -> dict[str, Any] | None:
     if code.ticket is None:
         return None
-    return next(
-        st.ledger.db.query(
-            "SELECT origin, by, hlc, amount FROM p_redemptions WHERE serial = ? AND ticket = ? "
-            "AND kind = 'ticket' LIMIT 1",
-            [code.serial, code.ticket],
-        ),
-        None,
-    )
+    return winners_read.ticket_paid(st.ledger.conn, code.serial, code.ticket)
 
 
 def _voided(st: Station, code: TicketCode) -> dict[str, Any] | None:
     if code.ticket is None:
         return None
-    return next(
-        st.ledger.db.query(
-            "SELECT origin, by, hlc, reason FROM p_voids WHERE serial = ? AND ticket = ? "
-            "AND kind = 'ticket' LIMIT 1",
-            [code.serial, code.ticket],
-        ),
-        None,
-    )
+    return winners_read.ticket_void(st.ledger.conn, code.serial, code.ticket)
 
 
 def redeem(
@@ -193,10 +167,8 @@ def redeem(
             )
             flagged = ("double-payment", detail)
         else:
-            left = st.ledger.conn.execute(
-                "SELECT count - paid FROM p_prize_tiers WHERE serial = ? AND amount = ?",
-                (code.serial, amount),
-            ).fetchone()[0]
+            left = deals_read.winners_left(st.ledger.conn, code.serial, amount)
+            assert left is not None  # the tier is the flare's
             if left <= 0:
                 flagged = (
                     "probable-counterfeit",
@@ -304,10 +276,7 @@ def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -
     if not reason.strip():
         raise BadInput("reason", "say why the sale is voided")
     with st.ledger.transaction():
-        row = st.ledger.conn.execute(
-            "SELECT serial, qty, amount, voided FROM p_sales WHERE station = ? AND receipt = ?",
-            (st.id, receipt),
-        ).fetchone()
+        row = deals_read.sale_on_receipt(st.ledger.conn, st.id, receipt)
         if row is None:
             raise BadInput("receipt", f"no sale with receipt {receipt} at {st.id}")
         if row[3]:

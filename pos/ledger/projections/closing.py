@@ -4,10 +4,12 @@ after the session closed here (late: reported, never folded silently into a clos
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 from pos.ledger.events import Event
 from pos.ledger.projections.base import EVERY_EVENT, Projection, remembered, session_state_key
+from pos.ledger.rows import placeholders
 
 SCHEMA = """
 CREATE TABLE p_close_markers (
@@ -79,3 +81,52 @@ CLOSING = Projection(
         EVERY_EVENT: _late,
     },
 )
+
+
+# --- read models --------------------------------------------------------------------------------
+
+
+def stations_not_closed(conn: sqlite3.Connection, session: str, *, here: str) -> list[str]:
+    """Stations other than `here` whose close marker for `session`, or whose events up to it,
+    this ledger does not hold."""
+    rows = conn.execute(
+        "SELECT s.station, m.last_seq, coalesce(h.last_seq, 0) FROM p_stations s "
+        "LEFT JOIN p_close_markers m ON m.station = s.station AND m.session = ? "
+        "LEFT JOIN origin_heads h ON h.origin = s.station WHERE s.station != ? "
+        "ORDER BY s.station",
+        (session, here),
+    ).fetchall()
+    return [name for name, marker, held in rows if marker is None or held < marker]
+
+
+def has_close_marker(conn: sqlite3.Connection, session: str, station: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM p_close_markers WHERE session = ? AND station = ?", (session, station)
+    ).fetchone()
+    return row is not None
+
+
+def missing_at_close(conn: sqlite3.Connection, station: str, sessions: Sequence[str]) -> list[str]:
+    """The reasons a station was closed without, over `sessions`."""
+    return [
+        row[0]
+        for row in conn.execute(
+            f"SELECT reason FROM p_missing_at_close WHERE station = ? "
+            f"AND session IN ({placeholders(sessions)})",
+            (station, *sessions),
+        )
+    ]
+
+
+def late_events(
+    conn: sqlite3.Connection, sessions: Sequence[str]
+) -> list[tuple[str, str, int, str]]:
+    """(origin, type, seq, session) of the events that arrived after their session closed."""
+    return [
+        (row[0], row[1], int(row[2]), row[3])
+        for row in conn.execute(
+            f"SELECT origin, type, seq, session FROM p_late_events "
+            f"WHERE session IN ({placeholders(sessions)}) ORDER BY hlc",
+            tuple(sessions),
+        )
+    ]

@@ -7,12 +7,15 @@ relayed before the deal's intake): every station ends with the same rows.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pos.domain.canonical import canonical_json
 from pos.domain.flare import flare_to_dict, parse_flare
 from pos.ledger.events import Event
 from pos.ledger.projections.base import Projection, forget, session_state_key
+from pos.ledger.rows import dict_row, dict_rows, placeholders
 
 SCHEMA = """
 CREATE TABLE p_deals (
@@ -269,3 +272,329 @@ DEALS = Projection(
         "OverrideGranted": _override_granted,
     },
 )
+
+
+# --- read models: deals -------------------------------------------------------------------------
+
+
+def deal_on_file(conn: sqlite3.Connection, serial: str) -> dict[str, Any] | None:
+    """A received deal's row (every column of p_deals), or None."""
+    return dict_row(
+        conn, "SELECT * FROM p_deals WHERE serial = ? AND received_hlc IS NOT NULL", (serial,)
+    )
+
+
+@dataclass(frozen=True)
+class DealForSale:
+    """What a sale checks of its deal."""
+
+    serial: str
+    state: str
+    holder: str | None
+    bin: str | None
+    tickets: int
+    sold: int
+    released_to: str | None
+
+
+def deal_for_sale(conn: sqlite3.Connection, serial: str) -> DealForSale | None:
+    row = conn.execute(
+        "SELECT serial, state, holder, bin, tickets, sold, released_to FROM p_deals "
+        "WHERE serial = ? AND received_hlc IS NOT NULL",
+        (serial,),
+    ).fetchone()
+    return DealForSale(*row) if row else None
+
+
+def received_serials(conn: sqlite3.Connection) -> frozenset[str]:
+    """Every deal received here (the intake refuses a serial twice)."""
+    return frozenset(
+        row[0] for row in conn.execute("SELECT serial FROM p_deals WHERE received_hlc IS NOT NULL")
+    )
+
+
+def deal_name(conn: sqlite3.Connection, serial: str) -> str | None:
+    row = conn.execute("SELECT name FROM p_deals WHERE serial = ?", (serial,)).fetchone()
+    return str(row[0]) if row and row[0] else None
+
+
+def deal_flare_json(conn: sqlite3.Connection, serial: str) -> str | None:
+    row = conn.execute("SELECT flare FROM p_deals WHERE serial = ?", (serial,)).fetchone()
+    return str(row[0]) if row else None
+
+
+def deal_figures(conn: sqlite3.Connection, serial: str) -> tuple[Any, ...] | None:
+    """(game, name, form, price, tickets, prizes_total, state) of a deal, for the day report."""
+    row = conn.execute(
+        "SELECT game, name, form, price, tickets, prizes_total, state FROM p_deals "
+        "WHERE serial = ?",
+        (serial,),
+    ).fetchone()
+    return tuple(row) if row else None
+
+
+def deal_list(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every deal received here and its state, by state and serial."""
+    return dict_rows(
+        conn,
+        "SELECT serial, game, name, state, holder, bin, tickets, sold, price FROM p_deals "
+        "WHERE received_hlc IS NOT NULL ORDER BY state, serial",
+    )
+
+
+def closed_deals(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Closed deals and until when their tickets are kept."""
+    return dict_rows(
+        conn,
+        "SELECT serial, game, name, unsold, keep_until FROM p_deals WHERE state = 'closed' "
+        "ORDER BY keep_until, serial",
+    )
+
+
+def deals_in_play(conn: sqlite3.Connection) -> list[tuple[str, str, str, int]]:
+    """(serial, name, game, tickets left) of every deal in play, by serial."""
+    return [
+        (row[0], row[1], row[2], int(row[3]))
+        for row in conn.execute(
+            "SELECT serial, name, game, tickets - sold FROM p_deals WHERE state = 'in-play' "
+            "ORDER BY serial"
+        )
+    ]
+
+
+def carried_over_serials(conn: sqlite3.Connection) -> list[str]:
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT serial FROM p_deals WHERE state = 'carried-over' ORDER BY serial"
+        )
+    ]
+
+
+def seal_cards_held_by(conn: sqlite3.Connection, station: str) -> list[str]:
+    """Serials of the seal card deals a station holds, received here."""
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT serial FROM p_deals WHERE game = 'seal-card' AND holder = ? "
+            "AND received_hlc IS NOT NULL ORDER BY serial",
+            (station,),
+        )
+    ]
+
+
+def seal_cards_in_play(conn: sqlite3.Connection, *, exclude: str) -> list[tuple[str, str]]:
+    """(serial, flare JSON) of the seal card deals in play but `exclude`, first opened first."""
+    return [
+        (row[0], row[1])
+        for row in conn.execute(
+            "SELECT serial, flare FROM p_deals WHERE state = 'in-play' AND game = 'seal-card' "
+            "AND serial != ? ORDER BY opened_hlc",
+            (exclude,),
+        )
+    ]
+
+
+def games_in_bin(conn: sqlite3.Connection, station: str, bin_name: str) -> list[str]:
+    """The games of the deals in a station's bin."""
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT d.game FROM p_bins b JOIN p_deals d USING (serial) "
+            "WHERE b.station = ? AND b.bin = ?",
+            (station, bin_name),
+        )
+    ]
+
+
+# --- read models: prize tiers -------------------------------------------------------------------
+
+
+def prize_tiers(conn: sqlite3.Connection, serial: str) -> list[tuple[int, int, int]]:
+    """(amount, count, paid) of each prize tier of a deal, the highest first."""
+    return [
+        (int(row[0]), int(row[1]), int(row[2]))
+        for row in conn.execute(
+            "SELECT amount, count, paid FROM p_prize_tiers WHERE serial = ? ORDER BY amount DESC",
+            (serial,),
+        )
+    ]
+
+
+def winners_left(conn: sqlite3.Connection, serial: str, amount: int) -> int | None:
+    """Winners of a tier not yet paid; None when the deal has no such tier."""
+    row = conn.execute(
+        "SELECT count - paid FROM p_prize_tiers WHERE serial = ? AND amount = ?", (serial, amount)
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+# --- read models: sessions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str
+    game_date: str
+    number: int
+    state: str
+
+
+def open_session(conn: sqlite3.Connection) -> Session | None:
+    """The session open now (the latest opened, if several are)."""
+    row = conn.execute(
+        "SELECT session, game_date, number, state FROM p_sessions WHERE state = 'open' "
+        "ORDER BY opened_hlc DESC LIMIT 1"
+    ).fetchone()
+    return Session(row[0], row[1], int(row[2]), row[3]) if row else None
+
+
+def latest_session(conn: sqlite3.Connection) -> str | None:
+    """The session opened last, open or closed."""
+    row = conn.execute("SELECT session FROM p_sessions ORDER BY opened_hlc DESC LIMIT 1").fetchone()
+    return str(row[0]) if row else None
+
+
+def last_session_number(conn: sqlite3.Connection, game_date: str) -> int:
+    """The highest session number held on a game date; 0 when none was."""
+    row = conn.execute(
+        "SELECT coalesce(max(number), 0) FROM p_sessions WHERE game_date = ?", (game_date,)
+    ).fetchone()
+    return int(row[0])
+
+
+def session_held(conn: sqlite3.Connection, session: str) -> bool:
+    return (
+        conn.execute("SELECT 1 FROM p_sessions WHERE session = ?", (session,)).fetchone()
+        is not None
+    )
+
+
+def session_game_date(conn: sqlite3.Connection, session: str) -> str | None:
+    row = conn.execute("SELECT game_date FROM p_sessions WHERE session = ?", (session,)).fetchone()
+    return str(row[0]) if row else None
+
+
+def sessions_on(conn: sqlite3.Connection, game_date: str) -> list[str]:
+    """The sessions of a game date, by number."""
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT session FROM p_sessions WHERE game_date = ? ORDER BY number", (game_date,)
+        )
+    ]
+
+
+# --- read models: sales -------------------------------------------------------------------------
+
+
+def sold_on(conn: sqlite3.Connection, serial: str, game_date: str) -> bool:
+    """Whether a deal sold tickets in a session of `game_date`."""
+    row = conn.execute(
+        "SELECT 1 FROM p_session_sales ss JOIN p_sessions s USING (session) WHERE ss.serial = ? "
+        "AND s.game_date = ? AND ss.qty > 0 LIMIT 1",
+        (serial, game_date),
+    ).fetchone()
+    return row is not None
+
+
+def last_sale_date(conn: sqlite3.Connection, serial: str) -> str | None:
+    """The last game date a deal sold tickets on."""
+    row = conn.execute(
+        "SELECT max(s.game_date) FROM p_session_sales ss JOIN p_sessions s USING (session) "
+        "WHERE ss.serial = ? AND ss.qty > 0",
+        (serial,),
+    ).fetchone()
+    return row[0] if row else None
+
+
+def session_sales_of(conn: sqlite3.Connection, serial: str) -> list[dict[str, Any]]:
+    """A deal's sales per session: session, qty, gross."""
+    return dict_rows(
+        conn,
+        "SELECT session, qty, gross FROM p_session_sales WHERE serial = ? ORDER BY session",
+        (serial,),
+    )
+
+
+def sales_by_deal(conn: sqlite3.Connection, sessions: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """serial -> (tickets sold, gross) over `sessions`."""
+    return {
+        row[0]: (int(row[1]), int(row[2]))
+        for row in conn.execute(
+            f"SELECT serial, sum(qty), sum(gross) FROM p_session_sales "
+            f"WHERE session IN ({placeholders(sessions)}) GROUP BY serial",
+            tuple(sessions),
+        )
+    }
+
+
+def sale_on_receipt(conn: sqlite3.Connection, station: str, receipt: int) -> tuple[Any, ...] | None:
+    """(serial, qty, amount, voided) of the sale a station recorded on a receipt."""
+    row = conn.execute(
+        "SELECT serial, qty, amount, voided FROM p_sales WHERE station = ? AND receipt = ?",
+        (station, receipt),
+    ).fetchone()
+    return tuple(row) if row else None
+
+
+def station_sales(
+    conn: sqlite3.Connection, station: str, sessions: Sequence[str]
+) -> tuple[int, int]:
+    """(sales, cents) a station recorded over `sessions`, voided sales left out."""
+    row = conn.execute(
+        f"SELECT count(*), coalesce(sum(amount), 0) FROM p_sales WHERE station = ? "
+        f"AND session IN ({placeholders(sessions)}) AND voided = 0",
+        (station, *sessions),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def seller_totals(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[str, int, int]]:
+    """(seller or '(kiosk)', sales, cents) over `sessions`, voided sales left out."""
+    return [
+        (row[0], int(row[1]), int(row[2]))
+        for row in conn.execute(
+            f"SELECT coalesce(seller, '(kiosk)'), count(*), sum(amount) FROM p_sales "
+            f"WHERE session IN ({placeholders(sessions)}) AND voided = 0 GROUP BY seller",
+            tuple(sessions),
+        )
+    ]
+
+
+def sale_stamps(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[str, int, str]]:
+    """(hlc, cents, game) of each sale over `sessions`, voided sales left out."""
+    return [
+        (row[0], int(row[1]), row[2])
+        for row in conn.execute(
+            f"SELECT s.hlc, s.amount, d.game FROM p_sales s JOIN p_deals d USING (serial) "
+            f"WHERE s.session IN ({placeholders(sessions)}) AND s.voided = 0",
+            tuple(sessions),
+        )
+    ]
+
+
+def last_receipt_number(conn: sqlite3.Connection, station: str) -> int:
+    """The last receipt number a station issued; 0 before its first."""
+    row = conn.execute(
+        "SELECT last FROM p_receipt_numbers WHERE station = ?", (station,)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+# --- read models: settings and overrides --------------------------------------------------------
+
+
+def settings(conn: sqlite3.Connection, scope: str) -> dict[str, str]:
+    """The settings of a scope ('house' or 'rulebook') as set in the log: key -> value."""
+    return dict(conn.execute("SELECT key, value FROM p_settings WHERE scope = ?", (scope,)))
+
+
+def overrides_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
+    """Manager overrides stamped in [low, high): rule, reason, manager, subject."""
+    return dict_rows(
+        conn,
+        "SELECT rule, reason, manager, subject FROM p_overrides WHERE hlc >= ? AND hlc < ? "
+        "ORDER BY hlc",
+        (low, high),
+    )

@@ -8,6 +8,7 @@ from typing import Any
 
 from pos.ledger.events import Event
 from pos.ledger.projections.base import TIME_ZONE, Projection, forget
+from pos.ledger.rows import dict_rows
 
 SCHEMA = """
 CREATE TABLE p_hall (
@@ -94,3 +95,80 @@ HALL = Projection(
         "StaffAdded": _staff_added,
     },
 )
+
+
+# --- read models --------------------------------------------------------------------------------
+
+
+def station_location(conn: sqlite3.Connection, station: str) -> str | None:
+    """Where a station stands, as its certificate said; None when not said."""
+    row = conn.execute("SELECT location FROM p_stations WHERE station = ?", (station,)).fetchone()
+    return str(row[0]) if row and row[0] else None
+
+
+def stations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(station, role) of every station of the hall, by name."""
+    return [
+        (row[0], row[1])
+        for row in conn.execute("SELECT station, role FROM p_stations ORDER BY station")
+    ]
+
+
+def station_certificates(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every station's key and certificate: station, role, public_key, certificate, location."""
+    return dict_rows(
+        conn, "SELECT station, role, public_key, certificate, location FROM p_stations"
+    )
+
+
+def hall_is_training(conn: sqlite3.Connection) -> bool | None:
+    """Whether the hall is a training hall; None before its HallCreated is held."""
+    row = conn.execute("SELECT training FROM p_hall").fetchone()
+    return bool(row[0]) if row else None
+
+
+# --- read models: staff -------------------------------------------------------------------------
+
+
+def staff_member(conn: sqlite3.Connection, badge: str) -> tuple[str, str, str | None] | None:
+    """(badge, name, date of birth) of a staff record, active or not."""
+    row = conn.execute(
+        "SELECT badge, name, date_of_birth FROM p_staff WHERE badge = ?", (badge,)
+    ).fetchone()
+    return (row[0], row[1], row[2]) if row else None
+
+
+def staff_people(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(badge, name, date of birth) of every staff record with a date of birth."""
+    return [
+        (row[0], row[1], row[2])
+        for row in conn.execute(
+            "SELECT badge, name, date_of_birth FROM p_staff WHERE date_of_birth IS NOT NULL"
+        )
+    ]
+
+
+def staff_names(conn: sqlite3.Connection) -> dict[str, tuple[str, str | None]]:
+    """badge -> (name, date of birth) of every staff record, active or not."""
+    return {
+        row[0]: (row[1], row[2])
+        for row in conn.execute("SELECT badge, name, date_of_birth FROM p_staff")
+    }
+
+
+def active_staff(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The active staff by name: badge, name, roles (a list), date_of_birth."""
+    return [
+        {"badge": row[0], "name": row[1], "roles": json.loads(row[2]), "date_of_birth": row[3]}
+        for row in conn.execute(
+            "SELECT badge, name, roles, date_of_birth FROM p_staff WHERE active = 1 ORDER BY name"
+        )
+    ]
+
+
+def projection_errors(conn: sqlite3.Connection) -> list[tuple[str, int, str, str]]:
+    """(origin, seq, type, error) of each event a projection could not take in."""
+    return [
+        (row[0], int(row[1]), row[2], row[3])
+        for row in conn.execute("SELECT origin, seq, type, error FROM p_projection_errors")
+    ]

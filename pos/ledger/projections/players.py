@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
@@ -38,3 +39,21 @@ def _player_registered(conn: sqlite3.Connection, event: Event, body: dict[str, A
 PLAYERS = Projection(
     name="players", version=2, schema=SCHEMA, handlers={"PlayerRegistered": _player_registered}
 )
+
+
+# --- read models --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    card: str
+    initials: str
+    adult: bool
+    person: str | None  # the keyed hash of the person, when registered from an ID
+
+
+def player_card(conn: sqlite3.Connection, card: str) -> PlayerCard | None:
+    row = conn.execute(
+        "SELECT card, initials, adult, person FROM p_players WHERE card = ?", (card,)
+    ).fetchone()
+    return PlayerCard(row[0], row[1], bool(row[2]), row[3]) if row else None

@@ -7,10 +7,12 @@ sequential and allocated in the event's own transaction, so none is skipped or r
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
 from pos.ledger.projections.base import EVERY_EVENT, Projection
+from pos.ledger.rows import dict_row, dict_rows
 
 SCHEMA = """
 CREATE TABLE p_receipts (
@@ -103,3 +105,78 @@ RECEIPTS = Projection(
         "VoucherRedeemed": _voucher_redeemed,
     },
 )
+
+
+# --- read models: receipts ----------------------------------------------------------------------
+
+
+def receipt_row(conn: sqlite3.Connection, station: str, number: int) -> dict[str, Any] | None:
+    """A receipt on file (every column of p_receipts), or None."""
+    return dict_row(
+        conn, "SELECT * FROM p_receipts WHERE station = ? AND number = ?", (station, number)
+    )
+
+
+def receipt_kind_and_amount(
+    conn: sqlite3.Connection, station: str, number: int
+) -> tuple[str, int | None] | None:
+    """(event type, amount) of a receipt on file, or None."""
+    row = conn.execute(
+        "SELECT type, amount FROM p_receipts WHERE station = ? AND number = ?", (station, number)
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def unprinted(conn: sqlite3.Connection, station: str) -> list[dict[str, Any]]:
+    """A station's receipts not printed yet, oldest first: number, type, last_error."""
+    return dict_rows(
+        conn,
+        "SELECT number, type, last_error FROM p_receipts WHERE station = ? AND printed = 0 "
+        "ORDER BY number",
+        (station,),
+    )
+
+
+# --- read models: vouchers ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Voucher:
+    amount: int
+    redeemed_by: str | None  # the origin of the redemption
+    redeemed_hlc: str | None
+
+
+def voucher(conn: sqlite3.Connection, station: str, number: int) -> Voucher | None:
+    row = conn.execute(
+        "SELECT amount, redeemed_by_origin, redeemed_hlc FROM p_vouchers WHERE station = ? "
+        "AND number = ?",
+        (station, number),
+    ).fetchone()
+    return Voucher(int(row[0]), row[1], row[2]) if row else None
+
+
+def vouchers_issued(
+    conn: sqlite3.Connection, low: str, high: str, *, station: str | None = None
+) -> tuple[int, int]:
+    """(vouchers, cents) issued in [low, high), by every station or by `station`."""
+    sql = "SELECT count(*), coalesce(sum(amount), 0) FROM p_vouchers WHERE "
+    params: tuple[Any, ...] = (low, high)
+    if station is not None:
+        sql += "station = ? AND "
+        params = (station, *params)
+    row = conn.execute(sql + "issued_hlc >= ? AND issued_hlc < ?", params).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def vouchers_redeemed(
+    conn: sqlite3.Connection, low: str, high: str, *, by: str | None = None
+) -> tuple[int, int]:
+    """(vouchers, cents) redeemed in [low, high), at every station or at station `by`."""
+    sql = "SELECT count(*), coalesce(sum(amount), 0) FROM p_vouchers WHERE "
+    params: tuple[Any, ...] = (low, high)
+    if by is not None:
+        sql += "redeemed_by_origin = ? AND "
+        params = (by, *params)
+    row = conn.execute(sql + "redeemed_hlc >= ? AND redeemed_hlc < ?", params).fetchone()
+    return int(row[0]), int(row[1])

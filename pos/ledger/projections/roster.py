@@ -8,13 +8,18 @@ Both orders of arrival give the same rows.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
+from datetime import date, time, timedelta
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pos.domain.eligibility import Involvement
 from pos.domain.hlc import Stamp
+from pos.domain.roster import Shift
 from pos.ledger.events import Event
 from pos.ledger.projections.base import TIME_ZONE, Projection, remembered
+from pos.ledger.rows import dict_row, dict_rows, placeholders
 
 SCHEMA = """
 CREATE TABLE p_shifts (
@@ -215,3 +220,145 @@ ROSTER = Projection(
         "PurchaseBlocked": _blocked,
     },
 )
+
+
+# --- read models: shifts and involvement (rule D) -----------------------------------------------
+
+
+def _shift(badge: str, row: Sequence[Any]) -> Shift:
+    """A Shift from (name, organisation, day, start, end, duty)."""
+    return Shift(
+        row[0],
+        None,
+        badge,
+        row[1],
+        date.fromisoformat(row[2]),
+        time.fromisoformat(row[3]),
+        time.fromisoformat(row[4]),
+        row[5],
+    )
+
+
+def shifts_starting(conn: sqlite3.Connection, badge: str, days: Sequence[date]) -> list[Shift]:
+    """A person's active shifts starting on `days`."""
+    return [
+        _shift(badge, row)
+        for row in conn.execute(
+            "SELECT name, organisation, day, start, end, duty FROM p_shifts "
+            f"WHERE badge = ? AND state = 'active' AND day IN ({placeholders(days)})",
+            (badge, *(day.isoformat() for day in days)),
+        )
+    ]
+
+
+def shifts_and_involvement(
+    conn: sqlite3.Connection, badge: str, today: date
+) -> tuple[list[Shift], list[Involvement]]:
+    """In one query: a person's active shifts that can touch `today` (starting today, or
+    yesterday past midnight) and what the ledger says they did today."""
+    shifts, involvement = [], []
+    for row in conn.execute(
+        "SELECT 's', name, organisation, day, start, end, duty FROM p_shifts "
+        "WHERE badge = ? AND state = 'active' AND day IN (?, ?) "
+        "UNION ALL SELECT 'i', serial, NULL, day, what, NULL, NULL FROM p_involvement "
+        "WHERE badge = ? AND day = ?",
+        (
+            badge,
+            today.isoformat(),
+            (today - timedelta(days=1)).isoformat(),
+            badge,
+            today.isoformat(),
+        ),
+    ):
+        if row[0] == "s":
+            shifts.append(_shift(badge, row[1:]))
+        else:
+            involvement.append(Involvement(row[1], date.fromisoformat(row[3]), row[4]))
+    return shifts, involvement
+
+
+def involvement_in(conn: sqlite3.Connection, badge: str, serial: str) -> list[Involvement]:
+    """Whether the ledger says a person sold or redeemed a deal (one row is enough)."""
+    return [
+        Involvement(row[0], date.fromisoformat(row[1]), row[2])
+        for row in conn.execute(
+            "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND serial = ? "
+            "ORDER BY day LIMIT 1",
+            (badge, serial),
+        )
+    ]
+
+
+# --- read models: the roster --------------------------------------------------------------------
+
+
+def shift_keys(conn: sqlite3.Connection) -> set[str]:
+    """The key of every shift ever on the roster (active or not)."""
+    return {row[0] for row in conn.execute("SELECT key FROM p_shifts")}
+
+
+def shift_on_roster(conn: sqlite3.Connection, key: str) -> bool:
+    return conn.execute("SELECT 1 FROM p_shifts WHERE key = ?", (key,)).fetchone() is not None
+
+
+def active_shift(conn: sqlite3.Connection, key: str) -> dict[str, Any] | None:
+    """An active shift (every column of p_shifts), or None."""
+    return dict_row(conn, "SELECT * FROM p_shifts WHERE key = ? AND state = 'active'", (key,))
+
+
+def active_shifts(conn: sqlite3.Connection, day: str | None = None) -> list[dict[str, Any]]:
+    """The active shifts (of `day`, or all), by day, start and name."""
+    sql = (
+        "SELECT key, badge, name, organisation, day, start, end, duty, state FROM p_shifts "
+        "WHERE state = 'active'"
+    )
+    params: list[Any] = []
+    if day:
+        params.append(day)
+        sql += " AND day = ?"
+    return dict_rows(conn, sql + " ORDER BY day, start, name", params)
+
+
+# --- read models: refusals and what was found after sync ----------------------------------------
+
+
+def blocked_on(conn: sqlite3.Connection, day: str) -> list[dict[str, Any]]:
+    """Purchases refused on a hall day: origin, rule, buyer, serial, reason, by."""
+    return dict_rows(
+        conn,
+        "SELECT origin, rule, buyer, serial, reason, by FROM p_blocked WHERE day = ? "
+        "ORDER BY origin, seq",
+        (day,),
+    )
+
+
+def near_matches(conn: sqlite3.Connection) -> list[tuple[str, int, str, str, str | None, str, str]]:
+    """(origin, seq, rule, buyer, serial, reason, day) of refusals a manager decides (a near
+    match to a worker), newest day first."""
+    return [
+        tuple(row)
+        for row in conn.execute(
+            "SELECT origin, seq, rule, buyer, serial, reason, day FROM p_blocked "
+            "WHERE reason LIKE '%manager decides%' ORDER BY day DESC"
+        )
+    ]
+
+
+def late_purchases(conn: sqlite3.Connection) -> list[tuple[str, int, str, str, str, str]]:
+    """(purchase origin, purchase seq, badge, serial, day, reason) of each purchase rule D would
+    have refused had the station known then (found after sync), newest day first."""
+    return [
+        tuple(row)
+        for row in conn.execute(
+            "SELECT purchase_origin, purchase_seq, badge, serial, day, min(reason) "
+            "FROM p_block_exceptions GROUP BY purchase_origin, purchase_seq ORDER BY day DESC"
+        )
+    ]
+
+
+def late_purchases_on(conn: sqlite3.Connection, day: str) -> list[dict[str, Any]]:
+    """Purchases found after sync that rule D would have refused, on a hall day:
+    purchase_origin, reason (one row per worker involvement)."""
+    return dict_rows(
+        conn, "SELECT purchase_origin, reason FROM p_block_exceptions WHERE day = ?", (day,)
+    )

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
 from pos.ledger.projections.base import Projection
+from pos.ledger.rows import dict_row, dict_rows, placeholders
 
 SCHEMA = """
 CREATE TABLE p_redemptions (
@@ -299,3 +302,236 @@ WINNERS = Projection(
         "ExceptionResolved": _exception_resolved,
     },
 )
+
+
+# --- read models: redemptions and voids ---------------------------------------------------------
+
+
+def ticket_paid(conn: sqlite3.Connection, serial: str, ticket: str) -> dict[str, Any] | None:
+    """The payment of a ticket (origin, by, hlc, amount), if one is on file."""
+    return dict_row(
+        conn,
+        "SELECT origin, by, hlc, amount FROM p_redemptions WHERE serial = ? AND ticket = ? "
+        "AND kind = 'ticket' LIMIT 1",
+        (serial, ticket),
+    )
+
+
+def ticket_void(conn: sqlite3.Connection, serial: str, ticket: str) -> dict[str, Any] | None:
+    """The void of a ticket (origin, by, hlc, reason), if one is on file."""
+    return dict_row(
+        conn,
+        "SELECT origin, by, hlc, reason FROM p_voids WHERE serial = ? AND ticket = ? "
+        "AND kind = 'ticket' LIMIT 1",
+        (serial, ticket),
+    )
+
+
+def redemptions_of(conn: sqlite3.Connection, serial: str) -> list[dict[str, Any]]:
+    """A deal's payments in order: ticket, amount, by, origin, session."""
+    return dict_rows(
+        conn,
+        "SELECT ticket, amount, by, origin, session FROM p_redemptions WHERE serial = ? "
+        "ORDER BY hlc",
+        (serial,),
+    )
+
+
+def voids_of(conn: sqlite3.Connection, serial: str) -> list[dict[str, Any]]:
+    """A deal's voids in order: kind, ticket, qty, amount, reason, by."""
+    return dict_rows(
+        conn,
+        "SELECT kind, ticket, qty, amount, reason, by FROM p_voids WHERE serial = ? ORDER BY hlc",
+        (serial,),
+    )
+
+
+def paid_by_tier(
+    conn: sqlite3.Connection, sessions: Sequence[str]
+) -> list[tuple[str, int, str, int, int]]:
+    """(serial, amount, kind, payments, cents) over `sessions`."""
+    return [
+        (row[0], int(row[1]), row[2], int(row[3]), int(row[4]))
+        for row in conn.execute(
+            f"SELECT serial, amount, kind, count(*), sum(amount) FROM p_redemptions "
+            f"WHERE session IN ({placeholders(sessions)}) GROUP BY serial, amount, kind",
+            tuple(sessions),
+        )
+    ]
+
+
+def station_paid(conn: sqlite3.Connection, station: str, sessions: Sequence[str]) -> int:
+    """Cents a station paid out in prizes over `sessions`."""
+    row = conn.execute(
+        f"SELECT coalesce(sum(amount), 0) FROM p_redemptions WHERE origin = ? "
+        f"AND session IN ({placeholders(sessions)})",
+        (station, *sessions),
+    ).fetchone()
+    return int(row[0])
+
+
+def redeemer_totals(
+    conn: sqlite3.Connection, sessions: Sequence[str]
+) -> list[tuple[str, int, int]]:
+    """(redeemer's badge, payments, cents) over `sessions`."""
+    return [
+        (row[0], int(row[1]), int(row[2]))
+        for row in conn.execute(
+            f"SELECT by, count(*), sum(amount) FROM p_redemptions "
+            f"WHERE session IN ({placeholders(sessions)}) GROUP BY by",
+            tuple(sessions),
+        )
+    ]
+
+
+def voids_between(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[str, int, int]]:
+    """(kind, voids, cents) of the voids stamped in [low, high)."""
+    return [
+        (row[0], int(row[1]), int(row[2]))
+        for row in conn.execute(
+            "SELECT kind, count(*), coalesce(sum(amount), 0) FROM p_voids "
+            "WHERE hlc >= ? AND hlc < ? GROUP BY kind",
+            (low, high),
+        )
+    ]
+
+
+# --- read models: seal cards --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenSeal:
+    lines: list[int]  # the winning lines
+    claim_until: str
+
+
+def seal(conn: sqlite3.Connection, serial: str) -> OpenSeal | None:
+    """The opened seal of a deal, or None while it is closed."""
+    row = conn.execute(
+        "SELECT lines, claim_until FROM p_seals WHERE serial = ?", (serial,)
+    ).fetchone()
+    return OpenSeal(json.loads(row[0]), row[1]) if row else None
+
+
+def line_signed_by_ticket(conn: sqlite3.Connection, serial: str, ticket: str) -> int | None:
+    """The line a hold ticket signed, if it did."""
+    row = conn.execute(
+        "SELECT line FROM p_seal_lines WHERE serial = ? AND ticket = ?", (serial, ticket)
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def ticket_on_line(conn: sqlite3.Connection, serial: str, line: int) -> str | None:
+    """The hold ticket that signed a line, if one did."""
+    row = conn.execute(
+        "SELECT ticket FROM p_seal_lines WHERE serial = ? AND line = ?", (serial, line)
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def signed_lines(conn: sqlite3.Connection, serial: str) -> dict[int, dict[str, Any]]:
+    """line -> {ticket, player} of a deal's signed lines."""
+    return {
+        int(row[0]): {"ticket": row[1], "player": row[2]}
+        for row in conn.execute(
+            "SELECT line, ticket, player FROM p_seal_lines WHERE serial = ?", (serial,)
+        )
+    }
+
+
+def seal_prizes(conn: sqlite3.Connection, serial: str) -> dict[int, tuple[int, str, str | None]]:
+    """line -> (amount, state, carried_to) of a deal's seal prizes."""
+    return {
+        int(row[0]): (int(row[1]), row[2], row[3])
+        for row in conn.execute(
+            "SELECT line, amount, state, carried_to FROM p_seal_prizes WHERE serial = ?",
+            (serial,),
+        )
+    }
+
+
+@dataclass(frozen=True)
+class SealPrize:
+    amount: int
+    state: str
+    carried_to: str | None
+    claim_until: str
+
+
+def seal_prize(conn: sqlite3.Connection, serial: str, line: int) -> SealPrize | None:
+    """The prize of a winning line and its claim window; None if the line did not win."""
+    row = conn.execute(
+        "SELECT p.amount, p.state, p.carried_to, s.claim_until FROM p_seal_prizes p "
+        "JOIN p_seals s USING (serial) WHERE p.serial = ? AND p.line = ?",
+        (serial, line),
+    ).fetchone()
+    return SealPrize(int(row[0]), row[1], row[2], row[3]) if row else None
+
+
+def progressive_prizes_due(conn: sqlite3.Connection, today: str) -> list[tuple[str, int, int]]:
+    """(serial, line, amount) of unclaimed progressive prizes past their carry date (C6)."""
+    return [
+        (row[0], int(row[1]), int(row[2]))
+        for row in conn.execute(
+            "SELECT p.serial, p.line, p.amount FROM p_seal_prizes p JOIN p_seals s USING (serial) "
+            "WHERE p.state = 'open' AND s.progressive = 1 AND s.carry_after < ? "
+            "ORDER BY s.opened_on, p.serial, p.line",
+            (today,),
+        )
+    ]
+
+
+# --- read models: exceptions --------------------------------------------------------------------
+
+
+def flags(conn: sqlite3.Connection) -> list[tuple[str, int, str, str | None, str | None, str, str]]:
+    """(origin, seq, kind, serial, ticket, detail, hlc) of every flag, newest first."""
+    return [
+        tuple(row)
+        for row in conn.execute(
+            "SELECT origin, seq, kind, serial, ticket, detail, hlc FROM p_flags ORDER BY hlc DESC"
+        )
+    ]
+
+
+def flags_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
+    """Flags stamped in [low, high), oldest first: kind, origin, detail."""
+    return dict_rows(
+        conn,
+        "SELECT kind, origin, detail FROM p_flags WHERE hlc >= ? AND hlc < ? ORDER BY hlc",
+        (low, high),
+    )
+
+
+def paid_twice(conn: sqlite3.Connection) -> list[tuple[str, int, str, str, str, str]]:
+    """(second origin, second seq, serial, ticket, detail, hlc) of every ticket paid on both
+    sides of a cut, newest first."""
+    return [
+        tuple(row)
+        for row in conn.execute(
+            "SELECT second_origin, second_seq, serial, ticket, detail, hlc FROM p_paid_twice "
+            "ORDER BY hlc DESC"
+        )
+    ]
+
+
+def paid_twice_between(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[str, str]]:
+    """(second origin, detail) of the tickets paid twice found in [low, high), oldest first."""
+    return [
+        (row[0], row[1])
+        for row in conn.execute(
+            "SELECT second_origin, detail FROM p_paid_twice WHERE hlc >= ? AND hlc < ? "
+            "ORDER BY hlc",
+            (low, high),
+        )
+    ]
+
+
+def decisions(conn: sqlite3.Connection) -> dict[tuple[str, int], tuple[str, str, str]]:
+    """(origin, seq) of an exception -> (decision, note, by) of the manager's decision."""
+    return {
+        (origin, int(seq)): (decision, note, by)
+        for origin, seq, decision, note, by in conn.execute(
+            "SELECT origin, seq, decision, note, by FROM p_flag_decisions"
+        )
+    }
