@@ -41,6 +41,8 @@ from sync.server import ReplicationServer
 from tests.conftest import run_booth
 from tests.sync.conftest import ENVIRON, ROOT, build_hall, free_port
 
+pytestmark = pytest.mark.slow  # PouchDB in Node and booth serve in processes of their own
+
 POUCH_DIR = Path(__file__).resolve().parent / "pouch"
 NODE = shutil.which("node")
 BOOTH = "from pos.cli.main import main; main()"

@@ -42,6 +42,8 @@ from sync.upstream_pull import UpstreamPullResult, pull
 from tests.conftest import Result, run_booth
 from tests.sync.conftest import ENVIRON, build_hall, free_port
 
+pytestmark = pytest.mark.slow  # a CouchDB head office in Node
+
 POUCH_DIR = Path(__file__).resolve().parent / "pouch"
 NODE = shutil.which("node")
 USER = "hall-pusher"
