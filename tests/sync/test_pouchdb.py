@@ -135,11 +135,14 @@ class Serving:
             stderr=self._log,
         )
         deadline = time.monotonic() + 30
-        while "Serving" not in self.log:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError(f"booth serve did not start: {self.log[-2000:]}")
-            time.sleep(0.05)
+        try:
+            while "Serving" not in self.log:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"booth serve did not start: {self.log[-2000:]}")
+                time.sleep(0.05)
+        except BaseException:  # or the test timed out: it is ended all the same
+            self.stop()
+            raise
 
     @property
     def log(self) -> str:
