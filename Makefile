@@ -1,29 +1,84 @@
-# The two commands: `make run` and `make test`. Both create .venv and install Booth first.
+# The two commands: `make run` and `make test` (and `make check`, the fast part of `make test`).
+# Each sets up what it needs first, once: the Debian packages (checked with dpkg-query on every
+# run, installed with apt-get only when one is missing), .venv with Booth, and the npm packages of
+# the PouchDB tests. tests/test_setup.py checks these lists against what the tests use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+POUCH := tests/sync/pouch
+NPM_STAMP := $(POUCH)/node_modules/.installed-stamp
 DEMO_DIR ?= demo-hall
 
 DIST ?= dist
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"/\1/p' pos/__init__.py)
 
-.PHONY: run test lint typecheck importlint unit bench clean dist
+# Debian packages. `make run`: python3-venv (.venv), and Mesa's EGL/GL with mtdev for Kivy's touch
+# screens (libgl1-mesa-dri: software rendering, also the UI tests' offscreen rendering).
+RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
+# The tests, besides: iproute2 (ip: the network-namespace sync tests), util-linux and mount
+# (unshare, mount: backups onto a read-only stick), poppler-utils (pdftoppm, pdftotext: the day
+# report's PDF), fonts-dejavu-core (receipt PNGs), dpkg-deb, shellcheck, systemd
+# (systemd-analyze, systemctl --root), passwd (useradd --prefix) and logrotate: the packaging
+# tests. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
+TEST_DEBS := $(RUN_DEBS) iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
+	shellcheck systemd passwd logrotate
+NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
-$(STAMP): pyproject.toml
-	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "python3-venv is missing: installing it"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv \
-	      && $(PYTHON) -m venv $(VENV); \
-	  else \
-	    echo "Cannot create a virtualenv: run 'sudo apt-get install python3-venv' and retry"; exit 1; \
-	  fi; }
+.PHONY: run test check lint typecheck importlint unit fast setup debs-run debs-test bench \
+	clean dist
+
+# $(1): Debian packages; $(2): `node` to add nodejs and npm when no node or npm is on the PATH
+# (one installed another way is kept). Those not installed are installed as root with apt-get;
+# anyone else is told the one line to run, and make stops.
+define ensure_debs
+	@wanted="$(strip $(1))"; \
+	if [ "$(2)" = node ]; then \
+	  command -v node >/dev/null || wanted="$$wanted nodejs"; \
+	  command -v npm >/dev/null || wanted="$$wanted npm"; \
+	fi; \
+	installed=" $$(dpkg-query -W -f='$${Package} $${db:Status-Abbrev}\n' $$wanted 2>/dev/null \
+	  | awk '$$2 == "ii" { printf "%s ", $$1 }')"; \
+	missing=""; \
+	for p in $$wanted; do case "$$installed" in *" $$p "*) ;; *) missing="$$missing $$p";; esac; \
+	done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  log=$$(apt-get update -qq 2>&1 \
+	    && apt-get install -y -qq --no-install-recommends $$missing 2>&1) \
+	    || { echo "$$log" >&2; echo "apt-get could not install:$$missing" >&2; exit 1; }; \
+	else \
+	  echo "Missing Debian packages:$$missing. Install them, then run make again:" >&2; \
+	  echo "  sudo apt-get install -y --no-install-recommends$$missing" >&2; \
+	  exit 1; \
+	fi
+endef
+
+debs-run:
+	$(call ensure_debs,$(RUN_DEBS))
+
+debs-test:
+	$(call ensure_debs,$(TEST_DEBS),node)
+
+$(STAMP): pyproject.toml | debs-run
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+# PouchDB, pouchdb-server and undici for the interop tests and bench/sync.py, as locked. No
+# install scripts: none is needed (leveldown ships its prebuilt binaries; the sqlite3 backend of
+# pouchdb-server is never loaded).
+$(NPM_STAMP): $(POUCH)/package.json $(POUCH)/package-lock.json | debs-test
+	cd $(POUCH) && $(NPM_CI)
+	@touch $(NPM_STAMP)
+
+# Everything the tests need.
+setup: debs-test $(STAMP) $(NPM_STAMP)
+
+run: debs-run $(STAMP)
 	$(BIN)/booth demo --dir $(DEMO_DIR) --live 15
 
 lint: $(STAMP)
@@ -36,22 +91,30 @@ typecheck: $(STAMP)
 importlint: $(STAMP)
 	$(BIN)/lint-imports
 
-unit: $(STAMP)
+# The whole suite.
+unit: setup
 	$(BIN)/pytest
+
+# The suite without the tests marked slow (processes, namespaces, Kivy, packaging, crash loops).
+fast: setup
+	$(BIN)/pytest -m "not slow"
 
 test: lint typecheck importlint unit
 
-bench: $(STAMP)
+check: lint typecheck importlint fast
+
+bench: setup
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 # What a hall copies: the wheel and the sdist (python -m build), and a Debian package built
 # from them with dpkg-deb (packaging/deb/build-deb.sh). --no-isolation: the build backend
 # comes from .venv (the test extras), so building needs no network.
-dist: $(STAMP)
+dist: debs-test $(STAMP)
 	rm -f $(DIST)/booth-$(VERSION)* $(DIST)/booth_$(VERSION)-*
 	$(BIN)/python -m build --no-isolation --outdir $(DIST) .
 	bash packaging/deb/build-deb.sh --wheel $(DIST)/booth-$(VERSION)-py3-none-any.whl --out $(DIST)
 	@ls -l $(DIST)
 
 clean:
-	rm -rf $(VENV) $(DEMO_DIR) $(DIST) build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO_DIR) $(DIST) build .pytest_cache .mypy_cache .ruff_cache \
+	  $(POUCH)/node_modules

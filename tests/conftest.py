@@ -22,6 +22,9 @@ from pos.services.station import Station
 if TYPE_CHECKING:
     from tests.halls import Hall
 
+# The `spawn` fixture, and no process outlives the test that started it (tests/processes.py).
+pytest_plugins = ["tests.processes"]
+
 TRAINING_NOW = "2026-11-28T23:00:00+00:00"
 
 

@@ -19,9 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from pos.ledger.verify import verify
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
+
+pytestmark = pytest.mark.slow  # 60 processes killed mid-append
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ROUNDS = 60

@@ -31,6 +31,8 @@ from pos.services import staff as staff_service
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 
+pytestmark = pytest.mark.slow  # builds the wheel and the Debian package, installs them
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 WHEEL_NAME = f"booth-{__version__}-py3-none-any.whl"

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import TRAINING_NOW
@@ -60,21 +61,23 @@ def test_a_kiosk_checks_instead_of_paying(selling: Hall, tmp_path: Path) -> None
     assert "Take this ticket to the booth" in result["message"]
 
 
-def test_a_missing_scanner_is_reported_and_waited_for(selling: Hall) -> None:
+def test_a_missing_scanner_is_reported_and_waited_for(
+    selling: Hall, spawn: Callable[..., subprocess.Popen[str]]
+) -> None:
     bad = selling("scanner", "set", "usb:zz:01")
     assert bad.exit_code == 2 and "usb:zz:01" in bad.stderr
     assert selling("scanner", "set", "serial:/dev/ttyNOPE0").exit_code == 0
     env = {**os.environ, "BOOTH_NOW": TRAINING_NOW, "BOOTH_OPERATOR": "S1"}
-    with subprocess.Popen(
+    process = spawn(  # ended with the test, even when it fails or times out waiting
         [sys.executable, "-m", "pos", "--hall", str(selling.directory), "scan", "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=ROOT,
-    ) as process:
-        assert process.stdout is not None
-        first = json.loads(process.stdout.readline())
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=30) == 0
+    )
+    assert process.stdout is not None
+    first = json.loads(process.stdout.readline())
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == 0
     assert first["action"] == "scanner" and "/dev/ttyNOPE0" in first["message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import subprocess
@@ -17,6 +18,7 @@ from pos.services import deals, hall, sessions, staff
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import flare
+from tests.processes import end
 
 if TYPE_CHECKING:
     from tests.sync.head_office import HeadOffice
@@ -105,8 +107,13 @@ class StationProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # stop() can end it with whatever it started
         )
-        self.ready = self.read()
+        try:
+            self.ready = self.read()
+        except BaseException:  # not started, or the test timed out waiting: end it here
+            end(self.process)
+            raise
 
     def read(self) -> Any:
         assert self.process.stdout is not None
@@ -126,26 +133,25 @@ class StationProcess:
         return self.read()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            assert self.process.stdin is not None
-            try:
+        try:
+            if self.process.poll() is None:
+                assert self.process.stdin is not None
                 self.process.stdin.write("quit\n")
                 self.process.stdin.flush()
                 self.process.wait(timeout=30)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if stream:
-                stream.close()
+        except (BrokenPipeError, subprocess.TimeoutExpired):
+            pass
+        finally:
+            end(self.process)  # killed if it did not quit, with whatever it started
 
 
 @pytest.fixture
 def processes() -> Iterator[list[StationProcess]]:
     running: list[StationProcess] = []
     yield running
-    for process in running:
-        process.stop()
+    with contextlib.ExitStack() as stops:  # each is stopped, even when another stop fails
+        for process in running:
+            stops.callback(process.stop)
 
 
 @pytest.fixture(scope="module")

@@ -131,8 +131,12 @@ class HeadOffice:
             text=True,
         )
         assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], 30)
-        line = self.process.stdout.readline() if ready else ""
+        try:
+            ready, _, _ = select.select([self.process.stdout], [], [], 30)
+            line = self.process.stdout.readline() if ready else ""
+        except BaseException:  # e.g. the test timed out: it is ended all the same
+            self.stop()
+            raise
         if '"ready":true' not in line:
             self.stop()
             raise AssertionError(f"upstream.js did not start: {log.read_text()[-2000:]}")

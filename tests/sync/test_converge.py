@@ -5,7 +5,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.sync.conftest import StationProcess, build_hall, free_port
+
+pytestmark = pytest.mark.slow  # stations as separate processes
 
 
 def wait_converged(stations: list[StationProcess], timeout: float = 60.0) -> list[dict]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.conftest import run_booth
@@ -15,6 +17,7 @@ def booth(directory: Path, *args: str) -> object:
     return run_booth("--hall", str(directory), *args, env={**ENVIRON, "BOOTH_OPERATOR": "S1"})
 
 
+@pytest.mark.slow  # a station as a separate process
 def test_a_deal_moves_when_its_holder_releases_it(
     tmp_path: Path, processes: list[StationProcess]
 ) -> None:

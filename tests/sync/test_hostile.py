@@ -538,6 +538,7 @@ def test_a_stalled_request_is_cut_by_the_socket_timeout(hall: Hall, served: Serv
     assert snapshot(served.directory) == before
 
 
+@pytest.mark.slow  # waits out the server's deadlines
 @pytest.mark.parametrize(
     ("head", "trickle"),
     [
@@ -555,6 +556,7 @@ def test_a_trickled_request_is_cut_by_the_request_deadline(
         assert REQUEST_TIMEOUT - 0.3 < until_cut(sock, trickle) < REQUEST_TIMEOUT + 1.5
 
 
+@pytest.mark.slow  # waits out the server's deadlines
 def test_a_stalled_or_trickled_handshake_is_cut(served: Served) -> None:
     """Before any certificate is seen: silence, or a ClientHello a byte every 0.25 s (the
     socket timeout bounds a whole TLS handshake, not each read)."""
@@ -566,6 +568,7 @@ def test_a_stalled_or_trickled_handshake_is_cut(served: Served) -> None:
     assert all("timed out" in entry for entry in refused), refused
 
 
+@pytest.mark.slow  # waits out the server's deadlines
 def test_a_slow_handshake_is_cut_sooner_than_a_slow_request(
     hall: Hall, serve: Callable[..., Served]
 ) -> None:

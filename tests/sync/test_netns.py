@@ -172,6 +172,7 @@ def groups_converge(
     return wait_until(f"groups {groups} converge", check, timeout)
 
 
+@pytest.mark.slow  # four stations' processes in network namespaces
 @needs_root
 def test_four_namespaced_stations_sell_through_partitions_and_converge(
     tmp_path: Path, lan: netns.Lan

@@ -41,6 +41,8 @@ from sync.server import ReplicationServer
 from tests.conftest import run_booth
 from tests.sync.conftest import ENVIRON, ROOT, build_hall, free_port
 
+pytestmark = pytest.mark.slow  # PouchDB in Node and booth serve in processes of their own
+
 POUCH_DIR = Path(__file__).resolve().parent / "pouch"
 NODE = shutil.which("node")
 BOOTH = "from pos.cli.main import main; main()"
@@ -133,11 +135,14 @@ class Serving:
             stderr=self._log,
         )
         deadline = time.monotonic() + 30
-        while "Serving" not in self.log:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError(f"booth serve did not start: {self.log[-2000:]}")
-            time.sleep(0.05)
+        try:
+            while "Serving" not in self.log:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"booth serve did not start: {self.log[-2000:]}")
+                time.sleep(0.05)
+        except BaseException:  # or the test timed out: it is ended all the same
+            self.stop()
+            raise
 
     @property
     def log(self) -> str:

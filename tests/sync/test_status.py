@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_booth
 from tests.sync.conftest import ENVIRON, StationProcess, build_hall, free_port
+
+pytestmark = pytest.mark.slow  # a station as a separate process
 
 
 def booth(directory: Path, *args: str) -> object:

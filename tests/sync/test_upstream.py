@@ -29,6 +29,8 @@ from tests.conftest import Result, run_booth
 from tests.sync.conftest import ENVIRON, build_hall, free_port
 from tests.sync.head_office import PASSWORD, USER, HeadOffice, require_node
 
+pytestmark = pytest.mark.slow  # a CouchDB head office in Node
+
 
 @pytest.fixture(autouse=True)
 def _needs_node() -> None:

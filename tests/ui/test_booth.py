@@ -7,12 +7,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pos.domain.receipt import Receipt
 from pos.services import settings
 from pos.services.ports import PrinterFault
 from pos.services.station import Station
 from tests.ui.conftest import SELLER_PIN
 from tests.ui.driver import Driver
+
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def log_in(ui: Driver, pin: str = SELLER_PIN) -> None:

@@ -6,12 +6,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pos.clock import FixedClock
 from pos.services import devices, receipts, settings, vouchers
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.ui.conftest import NOW
 from tests.ui.driver import Driver
+
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) -> None:

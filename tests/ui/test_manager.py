@@ -6,7 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kiosk.ui.widgets import BarChart
+
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ def test_run_help_imports_no_kivy() -> None:
     assert "--headless" in done.stdout
 
 
+@pytest.mark.slow  # Kivy draws a frame in a process of its own
 def test_a_headless_run_draws_its_first_frame(demo_hall: Path, tmp_path: Path) -> None:
     shot = tmp_path / "first.png"
     argv = [
