@@ -21,7 +21,7 @@ RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
 # report's PDF), fonts-dejavu-core (receipt PNGs), dpkg-deb, shellcheck, systemd
 # (systemd-analyze, systemctl --root), passwd (useradd --prefix) and logrotate: the packaging
 # tests. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
-TEST_DEBS := $(RUN_DEBS) iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
+TEST_DEBS := $(RUN_DEBS) python3-minimal iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
 	shellcheck systemd passwd logrotate
 NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 

@@ -38,7 +38,8 @@ PROGRAMS = {
     "sh": "dash",  # test_backup (unshare runs a script), test_setup
     "sleep": "coreutils",  # test_setup: a process left behind
     "systemd-analyze": "systemd",  # test_packaging: the unit and its drop-ins
-    "unshare": "util-linux",  # test_backup: a private mount namespace
+    "unshare": "util-linux",  # test_backup, live/test_live_station: a private mount namespace
+    "/usr/bin/python3": "python3-minimal",  # live/test_live_station: the client as another uid
     # Run by what the tests run, not by the tests themselves (the scan cannot see these):
     "mount": "mount",  # test_backup: unshare's script mounts a tmpfs
     "systemctl": "systemd",  # install.sh and uninstall.sh --root: enable, disable

@@ -14,6 +14,7 @@ from pos.clock import Clock, clock_for
 from pos.errors import BadInput, NotFound, NotPermitted, RuleRefused, StorageFailure
 from pos.ledger import Ledger
 from pos.ledger.keys import StationKey
+from pos.ledger.projections import hall as hall_projection
 from pos.services.lock import StationLock
 
 CONFIG_FILE = "station.json"
@@ -127,12 +128,10 @@ class Station:
         return self.config.station
 
     def _hall_settings(self) -> HallSettings:
-        row = self.ledger.conn.execute(
-            "SELECT hall, organisation, location, time_zone, training FROM p_hall"
-        ).fetchone()
-        if row is None:
+        found = hall_projection.hall_settings(self.ledger.conn)
+        if found is None:
             raise NotFound(f"station {self.id} holds no hall record yet")
-        return HallSettings(row[0], row[1], row[2], row[3], bool(row[4]))
+        return HallSettings(*found)
 
     def hall_key(self) -> StationKey:
         path = self.directory / HALL_KEY_FILE
@@ -148,12 +147,10 @@ class Station:
     # --- people ------------------------------------------------------------------------------
 
     def staff(self, badge: str) -> Operator | None:
-        row = self.ledger.conn.execute(
-            "SELECT badge, name, roles FROM p_staff WHERE badge = ? AND active = 1", (badge,)
-        ).fetchone()
-        if row is None:
+        found = hall_projection.active_staff_member(self.ledger.conn, badge)
+        if found is None:
             return None
-        return Operator(row[0], row[1], frozenset(json.loads(row[2])))
+        return Operator(found[0], found[1], frozenset(found[2]))
 
     def operator(self, badge: str | None, *roles: str) -> Operator:
         """The logged-in person, if they hold one of `roles` (any role when none are named).
@@ -176,11 +173,7 @@ class Station:
         return person
 
     def has_manager(self) -> bool:
-        row = self.ledger.conn.execute(
-            "SELECT 1 FROM p_staff, json_each(p_staff.roles) WHERE json_each.value = 'manager' "
-            "LIMIT 1"
-        ).fetchone()
-        return row is not None
+        return hall_projection.has_manager(self.ledger.conn)
 
     # --- lifetime ----------------------------------------------------------------------------
 

@@ -172,3 +172,26 @@ def projection_errors(conn: sqlite3.Connection) -> list[tuple[str, int, str, str
         (row[0], int(row[1]), row[2], row[3])
         for row in conn.execute("SELECT origin, seq, type, error FROM p_projection_errors")
     ]
+
+
+def hall_settings(conn: sqlite3.Connection) -> tuple[str, str, str, str, bool] | None:
+    """(hall, organisation, location, time zone, training) of the hall record, if held yet."""
+    row = conn.execute(
+        "SELECT hall, organisation, location, time_zone, training FROM p_hall"
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2], row[3], bool(row[4]))
+
+
+def active_staff_member(conn: sqlite3.Connection, badge: str) -> tuple[str, str, list[str]] | None:
+    """(badge, name, roles) of an active member of staff."""
+    row = conn.execute(
+        "SELECT badge, name, roles FROM p_staff WHERE badge = ? AND active = 1", (badge,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1], list(json.loads(row[2])))
+
+
+def has_manager(conn: sqlite3.Connection) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM p_staff, json_each(p_staff.roles) WHERE json_each.value = 'manager' LIMIT 1"
+    ).fetchone()
+    return row is not None
