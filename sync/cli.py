@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,11 +175,16 @@ def sync_status(ctx: click.Context) -> None:
             head.origin: {"last_seq": head.last_seq, "last_hlc": head.last_hlc}
             for head in replication.origin_heads_detail(st.ledger.conn)
         }
-    data = {
+    from sync.service import running_for
+
+    service = running_for(st.directory)
+    data: dict[str, Any] = {
         "station": st.id,
         "peers": peers,
         "origins": origins,
-        "checked_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "checked_at": st.clock.now().isoformat(timespec="seconds"),
+        # what only the running station knows: asked of it (booth serve or the screen)
+        "live": service.live_state() if service is not None else None,
     }
     emit(
         ctx,
@@ -192,6 +196,7 @@ def sync_status(ctx: click.Context) -> None:
                 + (f"  ERROR {p['last_error']}" if p["last_error"] else "")
                 for p in peers
             ]
+            + _live_lines(data["live"])
             + [
                 f"  {origin:<12} seq {o['last_seq']} here"
                 + "".join(
@@ -203,6 +208,25 @@ def sync_status(ctx: click.Context) -> None:
             ]
         ),
     )
+
+
+def _live_lines(live: dict[str, Any] | None) -> list[str]:
+    if live is None:
+        return ["not running: the station's service (booth serve or its screen) is stopped"]
+    lines = [f"running, serving on {live['serving']}"]
+    for peer in live["peers"]:
+        doing = "pulling now" if peer["pulling"] else f"next pull in {peer['next_pull_in']} s"
+        failing = f", {peer['failures']} failure(s) in a row" if peer["failures"] else ""
+        lines.append(f"  {peer['url']} ({peer['source']}): {doing}{failing}")
+    return lines
+
+
+def _tell_running_service(st: Station) -> None:
+    from sync.service import running_for
+
+    service = running_for(st.directory)
+    if service is not None:
+        service.set_static_peers(_static_peers(st))
 
 
 @sync.group("peer")
@@ -222,6 +246,7 @@ def sync_peer_add(ctx: click.Context, url: str, operator: str | None) -> None:
         st.operator(operator, "manager")
         with st.ledger.transaction():
             replication.list_peer(st.ledger.conn, url.rstrip("/"))
+        _tell_running_service(st)
     click.echo(f"Peer {url} listed.")
 
 
@@ -235,6 +260,7 @@ def sync_peer_remove(ctx: click.Context, url: str, operator: str | None) -> None
         st.operator(operator, "manager")
         with st.ledger.transaction():
             replication.forget_peer(st.ledger.conn, url.rstrip("/"))
+        _tell_running_service(st)
     click.echo(f"Peer {url} forgotten.")
 
 

@@ -14,6 +14,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pos.clock import Clock, SystemClock
@@ -47,6 +48,17 @@ class PeerState:
     station: str | None = None
 
 
+_RUNNING: dict[Path, SyncService] = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+def running_for(directory: Path) -> SyncService | None:
+    """The sync service running in this process for the station in `directory`, if any: a
+    command run by the station's owner asks it for what only it knows (pulls in flight)."""
+    with _RUNNING_LOCK:
+        return _RUNNING.get(Path(directory).resolve())
+
+
 @dataclass
 class SyncService:
     station: Station
@@ -72,9 +84,12 @@ class SyncService:
         self.discovery: Discovery | None = None
         self.upstream: Upstream | None = None
         self.context = client_context(self.station.directory)
+        self.in_flight: dict[str, Future[dict[str, Any]]] = {}
 
     def start(self) -> None:
         st = self.station
+        with _RUNNING_LOCK:
+            _RUNNING[st.directory.resolve()] = self
         # Its own connection: the station's (used by the UI or the CLI) is not shared across
         # threads; SQLite serialises the writers of the two connections.
         self.ledger = Ledger.open(
@@ -176,9 +191,38 @@ class SyncService:
             "refused": result.refused,
         }
 
+    def set_static_peers(self, urls: list[str]) -> None:
+        """The listed peers changed (`booth sync peer add/remove` on the running station): pull
+        from the new ones now, forget the removed ones (those zeroconf found stay)."""
+        for url in urls:
+            self.peers.setdefault(url, PeerState(url, "static"))
+        for url, peer in list(self.peers.items()):
+            if peer.source == "static" and url not in urls:
+                del self.peers[url]
+        self._wake.set()
+
+    def live_state(self) -> dict[str, Any]:
+        """What only the running service knows: each peer's pulls in flight, failures in a row
+        and the wait before its next pull."""
+        now = time.monotonic()
+        return {
+            "serving": f"https://{self.address}:{self.port}",
+            "peers": [
+                {
+                    "url": peer.url,
+                    "source": peer.source,
+                    "station": peer.station,
+                    "pulling": peer.url in self.in_flight,
+                    "failures": peer.failures,
+                    "next_pull_in": round(max(0.0, peer.next_try - now), 1),
+                }
+                for peer in sorted(self.peers.values(), key=lambda p: p.url)
+            ],
+        }
+
     def _replicate_forever(self) -> None:
         # Each due peer's pull runs on its own; the loop never waits on a slow or silent peer.
-        in_flight: dict[str, Future[dict[str, Any]]] = {}
+        in_flight = self.in_flight
         with ThreadPoolExecutor(16, thread_name_prefix="booth-pull") as pool:
             while not self._stop.is_set():
                 now = time.monotonic()
@@ -233,6 +277,9 @@ class SyncService:
             ledger.close()
 
     def stop(self) -> None:
+        with _RUNNING_LOCK:
+            if _RUNNING.get(self.station.directory.resolve()) is self:
+                del _RUNNING[self.station.directory.resolve()]
         self._stop.set()
         self._wake.set()
         if self.upstream is not None:
