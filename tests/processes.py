@@ -30,8 +30,8 @@ PR_SET_CHILD_SUBREAPER = 36
 Process = tuple[int, int]  # (pid, start time): a pid may be used again once its process is gone
 
 
-def _table() -> dict[int, tuple[int, str, int]]:
-    """Every process: pid -> (parent pid, state, start time), from /proc."""
+def _table() -> dict[int, tuple[int, str, int, int]]:
+    """Every process: pid -> (parent pid, state, start time, process group), from /proc."""
     found = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -43,7 +43,12 @@ def _table() -> dict[int, tuple[int, str, int]]:
             continue  # ended meanwhile
         # pid (comm) state ppid ... starttime (field 22); comm may hold spaces and parentheses
         fields = data[data.rindex(b")") + 2 :].split()
-        found[int(entry.name)] = (int(fields[1]), fields[0].decode(), int(fields[19]))
+        found[int(entry.name)] = (
+            int(fields[1]),
+            fields[0].decode(),
+            int(fields[19]),
+            int(fields[2]),
+        )
     return found
 
 
@@ -52,7 +57,7 @@ def running_below(outside: set[Process] | None = None) -> set[Process]:
     and what runs below them."""
     table = _table()
     children: dict[int, list[int]] = {}
-    for pid, (ppid, _, _) in table.items():
+    for pid, (ppid, *_) in table.items():
         children.setdefault(ppid, []).append(pid)
     found: set[Process] = set()
     stack = [os.getpid()]
@@ -105,16 +110,35 @@ def end(process: subprocess.Popen[Any]) -> None:
     """Kill `process` (its whole group when it has one of its own) unless it was reaped
     already, reap it and close its pipes."""
     if process.returncode is None:  # not reaped: its pid (and group id) is still its own
+        group = None
         with contextlib.suppress(ProcessLookupError, PermissionError):
             if os.getpgid(process.pid) == process.pid != os.getpgrp():
-                os.killpg(process.pid, signal.SIGKILL)
+                group = process.pid
+                os.killpg(group, signal.SIGKILL)
             else:
                 process.kill()
         process.wait()
+        if group is not None:
+            _wait_for_group(group)
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
+
+
+def _wait_for_group(group: int, timeout: float = 10.0) -> None:
+    """Until no process of `group` runs (SIGKILL takes effect a moment later); reaps those
+    that became pytest's children when their parent died (it is their subreaper)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        members = {pid: row for pid, row in _table().items() if row[3] == group}
+        for pid, (ppid, state, _, _) in members.items():
+            if state in "ZX" and ppid == os.getpid():
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+        if all(state in "ZX" for _, state, _, _ in members.values()):
+            return
+        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -151,6 +175,10 @@ def _no_leftover_processes() -> Iterator[None]:
     before = running_below() if _has_children() else set()
     yield
     left = running_below(outside=before) if _has_children() else set()
+    deadline = time.monotonic() + 1.0  # a process killed a moment ago may not be gone yet
+    while left and time.monotonic() < deadline:
+        time.sleep(0.02)
+        left &= running_below(outside=before)
     if left:
         killed = kill(left)
         pytest.fail(

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -199,12 +200,17 @@ def test_make_test_and_make_check_set_up_first_and_ci_runs_just_make_test() -> N
 
 @pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="not Debian or Ubuntu")
 def test_someone_not_root_is_told_the_one_apt_get_line() -> None:
-    # A package that is not installed (nor exists): as root make would run apt-get.
-    argv = ["make", "--no-print-directory", "-C", str(ROOT), "debs-test"]
-    argv += ["TEST_DEBS=booth-test-missing-package make", "RUN_DEBS="]
-    if os.geteuid() == 0:
-        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    # A package that is not installed (nor exists): as root make would run apt-get. As root,
+    # the test runs make as nobody, on a copy of the Makefile nobody can read (a checkout
+    # under /root cannot be).
+    with tempfile.TemporaryDirectory() as directory:
+        Path(directory).chmod(0o755)
+        shutil.copy(ROOT / "Makefile", directory)
+        argv = ["make", "--no-print-directory", "-C", directory, "debs-test"]
+        argv += ["TEST_DEBS=booth-test-missing-package make", "RUN_DEBS="]
+        if os.geteuid() == 0:
+            argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=directory)
     assert done.returncode != 0
     told = [line.strip() for line in done.stderr.splitlines() if "apt-get" in line]
     assert len(told) == 1, done.stderr  # (nodejs and npm too, where node or npm is missing)
@@ -258,7 +264,7 @@ def test_processes_a_failing_or_timed_out_test_started_are_ended(tmp_path: Path)
     done = subprocess.run(
         [
             *(sys.executable, "-m", "pytest", "-p", "tests.processes", "-p", "no:cacheprovider"),
-            *("-q", "--rootdir", str(tmp_path), str(tmp_path / "test_leaky.py")),
+            *("-q", "-rN", "--rootdir", str(tmp_path), str(tmp_path / "test_leaky.py")),
         ],
         capture_output=True,
         text=True,
@@ -272,6 +278,7 @@ def test_processes_a_failing_or_timed_out_test_started_are_ended(tmp_path: Path)
     # The three that left their processes behind fail for it; the one that used spawn does not.
     assert done.returncode == 1, done.stdout
     assert "3 failed, 1 passed, 3 errors" in done.stdout, done.stdout
-    assert done.stdout.count("the test left processes running") == 3, done.stdout
+    reports = re.findall(r"^the test left processes running", done.stdout, flags=re.MULTILINE)
+    assert len(reports) == 3, done.stdout
     killed = re.findall(r"^\s+pid \d+: (.*)$", done.stdout, flags=re.MULTILINE)
     assert sorted(killed) == ["sleep 300", "sleep 301", "sleep 302"], done.stdout
