@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.owners import BOOTH, NOW, ROOT, booth, make_demo_hall, owner
+from tests.live.owners import BOOTH, NOW, ROOT, booth, make_demo_hall, owner, sync_url
 
 pytestmark = pytest.mark.slow
 S = ("--as", "S200")
@@ -57,6 +57,11 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def _origin_seq(hall: Path, origin: str) -> int:
+    ran = booth(hall, "verify", "--json")
+    return int(json.loads(ran.stdout)["origins"][origin]["last_seq"])
 
 
 def _digest(hall: Path) -> str:
@@ -257,3 +262,25 @@ run sell A100001 --qty 1 --as S200
     errors = [line for line in ran.stderr.splitlines() if line.strip()]
     assert len(errors) == 1 and "read" in errors[0], errors
     assert (out / "inspection").is_dir()
+
+
+def test_a_peer_listed_on_a_running_station_is_pulled_at_once_and_status_is_live(
+    demo: Path, tmp_path: Path
+) -> None:
+    here, there = _station(demo, tmp_path), _station(demo, tmp_path, "kiosk-1")
+    assert booth(there, "voucher", "issue", "3.00", "--as", "M100").exit_code == 0
+    serve = ("serve", "--port", "0", "--no-discovery", "--interval", "60")
+    with owner(here, *serve), owner(there, *serve) as there_log:
+        status = json.loads(booth(here, "sync", "status", "--json").stdout)
+        assert status["live"]["serving"].startswith("https://127.0.0.1:")
+        assert status["live"]["peers"] == []
+        url = sync_url(there_log)
+        assert url is not None
+        assert booth(here, "sync", "peer", "add", url, "--as", "M100").exit_code == 0
+        deadline = time.monotonic() + 30  # the replicator's own round is 60 s away
+        while _origin_seq(here, "kiosk-1") != _origin_seq(there, "kiosk-1"):
+            assert time.monotonic() < deadline, "the listed peer was not pulled from"
+            time.sleep(0.3)
+        live = json.loads(booth(here, "sync", "status", "--json").stdout)["live"]
+        assert [p["url"] for p in live["peers"]] == [url]
+    assert json.loads(booth(here, "sync", "status", "--json").stdout)["live"] is None
