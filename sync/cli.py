@@ -12,7 +12,7 @@ import click
 
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.errors import BadInput
-from pos.ledger import replication
+from pos.ledger import heads, replication
 from pos.services.station import Station
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def sync_status(ctx: click.Context) -> None:
         peers = replication.peers(st.ledger.conn)
         origins = {
             head.origin: {"last_seq": head.last_seq, "last_hlc": head.last_hlc}
-            for head in replication.origin_heads_detail(st.ledger.conn)
+            for head in heads.detail(st.ledger.conn)
         }
     from sync.service import running_for
 

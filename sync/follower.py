@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from pos.clock import Clock, SystemClock
-from pos.ledger import Event, Ledger, replication
+from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.store import SignatureCheck
 from sync import protocol
 
@@ -130,11 +130,11 @@ def follow(
     def ahead(after: P) -> Future[tuple[Page[P], list[bool]]]:
         with guard:
             check = ledger.signature_check()
-            held = replication.origin_heads(ledger.conn)
+            held = heads.high_water_marks(ledger.conn)
         return fetcher.submit(fetch, after, check, held)
 
     def held_now(origin: str) -> int:
-        return replication.held_seq(ledger.conn, origin)
+        return heads.last_seq(ledger.conn, origin)
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
         pending: Future[tuple[Page[P], list[bool]]] | None = ahead(position)

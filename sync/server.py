@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from pos.errors import BoothError
-from pos.ledger import Event, Ledger, replication
+from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
 from pos.services.station import LEDGER_FILE, TLS_DIR, Station
 from sync import docs, protocol
@@ -339,7 +339,7 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             uuid=self.server.uuid,
             hall=self.server.hall,
             station=self.server.station,
-            heads=replication.origin_heads(self.server.reader()),
+            heads=heads.high_water_marks(self.server.reader()),
         )
 
     def _update_seq(self) -> int:

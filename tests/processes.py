@@ -29,6 +29,15 @@ PR_SET_CHILD_SUBREAPER = 36
 
 Process = tuple[int, int]  # (pid, start time): a pid may be used again once its process is gone
 
+#: Processes a module or session fixture started (a head office shared by a module's tests):
+#: the per-test check leaves them and what runs below them; the end of the session does not.
+_OUTLIVE_THE_TEST: set[int] = set()
+
+
+def outlives_the_test(process: subprocess.Popen[Any]) -> None:
+    """Mark a process a module- or session-scoped fixture started and will end itself."""
+    _OUTLIVE_THE_TEST.add(process.pid)
+
 
 def _table() -> dict[int, tuple[int, str, int, int]]:
     """Every process: pid -> (parent pid, state, start time, process group), from /proc."""
@@ -52,9 +61,11 @@ def _table() -> dict[int, tuple[int, str, int, int]]:
     return found
 
 
-def running_below(outside: set[Process] | None = None) -> set[Process]:
+def running_below(
+    outside: set[Process] | None = None, *, spare_fixtures: bool = False
+) -> set[Process]:
     """The processes below pytest that still run (zombies do not), but for those `outside`
-    and what runs below them."""
+    and what runs below them (and, with `spare_fixtures`, those longer-lived fixtures started)."""
     table = _table()
     children: dict[int, list[int]] = {}
     for pid, (ppid, *_) in table.items():
@@ -65,6 +76,8 @@ def running_below(outside: set[Process] | None = None) -> set[Process]:
         for pid in children.get(stack.pop(), ()):
             process = (pid, table[pid][2])
             if outside and process in outside:
+                continue
+            if spare_fixtures and pid in _OUTLIVE_THE_TEST:
                 continue
             stack.append(pid)
             if table[pid][1] not in "ZX":
@@ -174,11 +187,11 @@ def _has_children() -> bool:
 def _no_leftover_processes() -> Iterator[None]:
     before = running_below() if _has_children() else set()
     yield
-    left = running_below(outside=before) if _has_children() else set()
+    left = running_below(outside=before, spare_fixtures=True) if _has_children() else set()
     deadline = time.monotonic() + 1.0  # a process killed a moment ago may not be gone yet
     while left and time.monotonic() < deadline:
         time.sleep(0.02)
-        left &= running_below(outside=before)
+        left &= running_below(outside=before, spare_fixtures=True)
     if left:
         killed = kill(left)
         pytest.fail(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,36 +72,6 @@ def event_hashes(
 
 
 # --- per-origin high-water marks ---------------------------------------------------------------
-
-
-def origin_heads(conn: sqlite3.Connection) -> dict[str, int]:
-    """{origin: the highest seq ever stored here}."""
-    return {
-        str(origin): int(seq)
-        for origin, seq in conn.execute("SELECT origin, last_seq FROM origin_heads")
-    }
-
-
-@dataclass(frozen=True)
-class OriginHead:
-    origin: str
-    last_seq: int
-    last_hlc: str
-
-
-def origin_heads_detail(conn: sqlite3.Connection) -> list[OriginHead]:
-    """Each origin's high-water mark and newest clock stamp, by origin."""
-    return [
-        OriginHead(str(origin), int(seq), str(stamp))
-        for origin, seq, stamp in conn.execute(
-            "SELECT origin, last_seq, last_hlc FROM origin_heads ORDER BY origin"
-        )
-    ]
-
-
-def held_seq(conn: sqlite3.Connection, origin: str) -> int:
-    row = conn.execute("SELECT last_seq FROM origin_heads WHERE origin = ?", (origin,)).fetchone()
-    return int(row[0]) if row else 0
 
 
 # --- local documents: checkpoints and peers' _local docs ---------------------------------------
@@ -190,6 +159,17 @@ def list_peer(conn: sqlite3.Connection, url: str) -> None:
 
 def forget_peer(conn: sqlite3.Connection, url: str) -> None:
     conn.execute("DELETE FROM sync_peers WHERE url = ?", (url,))
+
+
+def last_contacts(conn: sqlite3.Connection) -> dict[str, tuple[str | None, str | None]]:
+    """station -> (last contact, last error), over every address the station was reached at."""
+    return {
+        station: (last_contact, last_error)
+        for station, last_contact, last_error in conn.execute(
+            "SELECT station, max(last_contact), max(last_error) FROM sync_peers "
+            "WHERE station IS NOT NULL GROUP BY station"
+        )
+    }
 
 
 def peers(conn: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from pos.clock import clock_for
 from pos.domain import identity
 from pos.domain.hlc import Stamp
 from pos.errors import BadInput, IntegrityFailure, RuleRefused
-from pos.ledger import Event, Ledger, heads, peer_contacts
+from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_read
 from pos.services.inputs import checked_input
@@ -303,7 +303,7 @@ def join(
 def stations_overview(st: Station) -> list[dict[str, Any]]:
     """Every station of the hall and what this ledger holds of it: last event and its time."""
     held = heads.heads(st.ledger.conn)
-    contacts = peer_contacts.last_contacts(st.ledger.conn)
+    contacts = replication.last_contacts(st.ledger.conn)
     rows = []
     for station, role in hall_read.stations(st.ledger.conn):
         seq, hlc = held.get(station, (0, ""))

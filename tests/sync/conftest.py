@@ -18,7 +18,7 @@ from pos.services import deals, hall, sessions, staff
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import flare
-from tests.processes import end
+from tests.processes import end, outlives_the_test
 
 if TYPE_CHECKING:
     from tests.sync.head_office import HeadOffice
@@ -169,5 +169,6 @@ def office(tls: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> It
 
     require_node()
     server = HeadOffice(tls, tmp_path_factory.mktemp("head-office-log") / "upstream.log")
+    outlives_the_test(server.process)  # shared by the module's tests; stopped below
     yield server
     server.stop()

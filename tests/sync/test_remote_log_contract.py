@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from pos.ledger import Event, Ledger, replication
+from pos.ledger import Event, Ledger
+from pos.ledger import heads as origin_heads
 from pos.ledger.verify import verify
 from pos.services import sales
 from pos.services.station import LEDGER_FILE, Station, StationConfig
@@ -109,7 +110,7 @@ def setup(request: pytest.FixtureRequest, hall: Hall) -> Iterator[Setup]:
     source = open_ledger(hall.stations["booth-1"])
     follower = open_ledger(hall.stations["booth-2"])
     events = list(source.events())
-    heads = replication.origin_heads(source.conn)
+    heads = origin_heads.high_water_marks(source.conn)
     closing: list[Callable[[], None]] = [follower.close, source.close]
     try:
         if request.param == "lan-peer":
@@ -202,7 +203,7 @@ def test_a_log_says_who_it_is_the_same_each_time(setup: Setup) -> None:
 def test_pages_hold_every_event_the_follower_lacks_each_origin_in_chain_order(
     setup: Setup, limit: int
 ) -> None:
-    held = replication.origin_heads(setup.follower.conn)
+    held = origin_heads.high_water_marks(setup.follower.conn)
     pages = walk(setup.log, held, limit)
     served = [event for page in pages for event in page.events]
     assert len(served) == len(keys(served)), "no event twice"
@@ -221,11 +222,11 @@ def test_pages_hold_every_event_the_follower_lacks_each_origin_in_chain_order(
 
 
 def test_resuming_after_a_page_that_applied_whole_is_where_it_said(setup: Setup) -> None:
-    held = replication.origin_heads(setup.follower.conn)
+    held = origin_heads.high_water_marks(setup.follower.conn)
     page = setup.log.page(setup.log.start(), 3, held)
     assert page.rows == 3
     assert setup.follower.apply_batch(page.events)[1] == []
-    now_held: Held = lambda origin: replication.held_seq(setup.follower.conn, origin)  # noqa: E731
+    now_held: Held = lambda origin: origin_heads.last_seq(setup.follower.conn, origin)  # noqa: E731
     assert setup.log.resume(page, now_held) == page.after
 
 
@@ -276,7 +277,7 @@ def test_an_interrupted_follow_keeps_what_it_applied_and_the_next_one_finishes(
     setup: Setup,
 ) -> None:
     lacking = setup.lacking
-    pages = walk(setup.fresh(), replication.origin_heads(setup.follower.conn), 3)
+    pages = walk(setup.fresh(), origin_heads.high_water_marks(setup.follower.conn), 3)
     before_the_cut = keys([event for page in pages[:-1] for event in page.events]) & lacking
     assert before_the_cut and before_the_cut != lacking
     with pytest.raises(Interrupted):  # the last page never comes
