@@ -54,6 +54,7 @@ from tests.sync import netns
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.timeout(900),  # about 4.5 minutes here; the default 300 s is too close
     pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root (CI runs as root)"),
 ]
 
@@ -415,6 +416,11 @@ def test_a_hall_night_under_load_with_faults_loses_and_doubles_nothing(
         assert _cents(by_station[name]["gross"]) == sum(_cents(a["answer"]["amount"]) for a in mine)
     tickets = sum(a["answer"]["qty"] for a in sold)
     assert sum(deal["tickets_sold"] for deal in day["deals"]) == tickets
+    # the only exceptions: each winner presented again, flagged where it was presented (nothing
+    # unprojected, paid twice across a cut, or late)
+    flagged = Counter((e["kind"], e["origin"]) for e in day["exceptions"])
+    again = Counter(("double-payment", a["station"]) for a in everything if a["again"])
+    assert flagged == again, day["exceptions"]
 
     # -- figures: a sale's acknowledgement to the manager holding it -----------------------
     def fault_at(a: dict[str, Any]) -> str:
@@ -430,8 +436,10 @@ def test_a_hall_night_under_load_with_faults_loses_and_doubles_nothing(
         origin, seq = a["answer"]["event"].split(":")
         seen = watch.seen[(origin, int(seq))]
         delays.setdefault(fault_at(a), []).append(max(0.0, seen - a["acked"]))
-    tries = Counter(t["how"] for a in everything for t in a["tries"])
-    exits = Counter(t["exit"] for a in everything for t in a["tries"])
+    attempts: dict[str, Counter[str]] = {name: Counter() for name in soak.SELLERS}
+    for a in everything:
+        for t in a["tries"]:
+            attempts[a["station"]][f"{t['how']} exit {t['exit']}"] += 1
     figures = {
         "seconds_played": round(played, 1),
         "hall_minutes": soak.HALL_MINUTES,
@@ -444,8 +452,7 @@ def test_a_hall_night_under_load_with_faults_loses_and_doubles_nothing(
         "gross": day["gross"],
         "prizes_paid": day["prizes_paid"],
         "rentals": day["rentals"],
-        "attempts_by_path": tries,
-        "attempts_by_exit": {str(k): v for k, v in exits.items()},
+        "attempts": attempts,  # owner: answered by the owner; here: run by a `booth` process
         "flood": held,
         "converged_after_play_s": round(converged_in, 1),
         "events_on_manager": len(events),
