@@ -15,7 +15,7 @@ reported, nothing stored for it (the apply path records a refused event as an in
 rest of the pull goes on.
 
 `HeadOfficeLog` is the head office as a `RemoteLog`; the loop is the follower's
-(sync/follower.py), the one the LAN replicator runs.
+(pos/ledger/follower.py), the one the LAN replicator runs.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pos.ledger import Event, Ledger
+from pos.ledger.follower import Held, Page, Source, follow
 from sync import docs
 from sync.errors import BadDocument, UpstreamRefused
-from sync.follower import Held, Page, Source, follow
 from sync.upstream import BATCH, Upstream, UpstreamSettings
 
 SKIPPED_PREFIXES = ("_design/", "_local/")
