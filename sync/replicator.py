@@ -8,7 +8,7 @@ commits, so an interrupted pull resumes and applying twice changes nothing.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,8 +77,9 @@ def pull(
     lock: threading.Lock | None = None,
     batch: int = BATCH,
     clock: Clock | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PullResult:
-    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock)
+    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock, progress=progress)
     return PullResult(
         peer=peer.url,
         station=followed.source.station,

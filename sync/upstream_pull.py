@@ -20,7 +20,7 @@ rest of the pull goes on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,13 +165,14 @@ def pull(
     *,
     batch: int = BATCH,
     upstream: Upstream | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> UpstreamPullResult:
     """Apply every event of the head-office database this station lacks, one transaction per
     answer of `batch` rows. Refusals are counted and reported, not raised."""
     upstream = upstream or Upstream(settings)
     result = UpstreamPullResult(url=settings.url, station=ledger.station)
     try:
-        followed = follow(ledger, HeadOfficeLog(upstream), batch=batch)
+        followed = follow(ledger, HeadOfficeLog(upstream), batch=batch, progress=progress)
         result.examined = followed.received + followed.bad
         result.applied = followed.applied
         result.refused = followed.refused
