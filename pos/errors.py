@@ -7,6 +7,11 @@ Every error carries the process exit code the CLI maps it to, so the shell never
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pos.domain.checks import Refusal
+
 
 class BoothError(Exception):
     """Base of every error the core raises on purpose."""
@@ -43,6 +48,16 @@ class NotPermitted(RuleRefused):
 
     def __init__(self, message: str) -> None:
         super().__init__("ROLE", message)
+
+
+def refuse(refusal: Refusal | None) -> None:
+    """Raise the refusal a pure check returned (pos.domain.checks); nothing when it returned
+    None. A refusal for want of a role is NotPermitted, every other one RuleRefused."""
+    if refusal is None:
+        return
+    if refusal.role:
+        raise NotPermitted(refusal.message)
+    raise RuleRefused(refusal.rule, refusal.message)
 
 
 class NotFound(BoothError):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
+from pos.cli.progress import progress_bar
 from pos.errors import BadInput
 from pos.ledger import heads, replication
 from pos.services.station import Station
@@ -127,7 +128,8 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
         for url in urls:
             peer = Peer(url, context)
             try:
-                result = pull(st.ledger, peer)
+                with progress_bar(ctx, f"Pulling from {url}") as progress:
+                    result = pull(st.ledger, peer, progress=progress)
                 results.append(summary(result))
                 with st.ledger.transaction():
                     record_contact(
@@ -330,8 +332,11 @@ def sync_upstream_push(ctx: click.Context) -> None:
     """Copy every event the head office lacks to it; returns when done."""
     from sync.upstream import push
 
-    with state(ctx).open_station() as st:
-        result = push(st.ledger, _required_upstream(st), hall=st.config.hall)
+    with (
+        state(ctx).open_station() as st,
+        progress_bar(ctx, "Pushing to the head office") as progress,
+    ):
+        result = push(st.ledger, _required_upstream(st), hall=st.config.hall, progress=progress)
     emit(
         ctx,
         result.to_dict(),
@@ -350,8 +355,11 @@ def sync_upstream_pull(ctx: click.Context) -> None:
     from pos.errors import IntegrityFailure
     from sync.upstream_pull import pull
 
-    with state(ctx).open_station() as st:
-        result = pull(st.ledger, _required_upstream(st))
+    with (
+        state(ctx).open_station() as st,
+        progress_bar(ctx, "Pulling from the head office") as progress,
+    ):
+        result = pull(st.ledger, _required_upstream(st), progress=progress)
     emit(
         ctx,
         result.to_dict(),

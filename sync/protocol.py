@@ -372,15 +372,6 @@ def read_all_docs(payload: Any, url: str) -> list[dict[str, Any]]:
 # --- checkpoints ---------------------------------------------------------------------------------
 
 
-def pull_checkpoint_id(peer_uuid: str, own: str) -> str:
-    """Where this station keeps how far it pulled from the peer with `peer_uuid`."""
-    return f"booth-pull:{own}:{peer_uuid}"
-
-
-def pull_checkpoint(since: Any, now: datetime) -> dict[str, Any]:
-    return {"since": since, "at": now.isoformat()}
-
-
 def push_checkpoint_id(station: str, hall: str) -> str:
     """The id of a station's push checkpoint: a `_local` document upstream, and here."""
     return f"booth-push:{station}:{hall}"

@@ -2,21 +2,21 @@
 in one transaction through the ledger's apply path; the checkpoint moves only after the batch
 commits, so an interrupted pull resumes and applying twice changes nothing.
 
-`PeerLog` is the LAN peer as a `RemoteLog`; the loop is the follower's (sync/follower.py).
+`PeerLog` is the LAN peer as a `RemoteLog`; the loop is the follower's (pos/ledger/follower.py).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pos.clock import Clock, SystemClock
 from pos.ledger import Ledger, replication
+from pos.ledger.follower import Held, Page, Source, follow
 from sync import protocol
 from sync.client import Peer
-from sync.follower import Held, Page, Source, follow
 
 BATCH = 1000
 
@@ -62,12 +62,12 @@ class PeerLog:
 
 
 # The checkpoint's id and its write, as bench/sync.py leaves a station at a peer's head.
-_checkpoint_id = protocol.pull_checkpoint_id
+_checkpoint_id = replication.pull_checkpoint_id
 
 
 def _write_checkpoint(ledger: Ledger, key: str, since: int, clock: Clock | None = None) -> None:
     now = (clock or SystemClock()).now()
-    replication.put_local_doc(ledger.conn, key, protocol.pull_checkpoint(since, now))
+    replication.put_local_doc(ledger.conn, key, replication.pull_checkpoint(since, now))
 
 
 def pull(
@@ -77,8 +77,9 @@ def pull(
     lock: threading.Lock | None = None,
     batch: int = BATCH,
     clock: Clock | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PullResult:
-    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock)
+    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock, progress=progress)
     return PullResult(
         peer=peer.url,
         station=followed.source.station,

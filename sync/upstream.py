@@ -321,12 +321,15 @@ def push(
     stopping: Callable[[], bool] = lambda: False,
     upstream: Upstream | None = None,
     clock: Clock | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PushResult:
     """Copy to the head office every event here it lacks, in batches; resumable.
 
     `lock` guards this ledger's connection when other threads share it; the network is never
     waited on while it is held. `stopping` is asked between batches, and a service stopping
-    can `abort()` the `upstream` it passed in. `clock` stamps the checkpoints."""
+    can `abort()` the `upstream` it passed in. `clock` stamps the checkpoints.
+    `progress(done, total)`: this station's events examined so far, of those after the
+    checkpoint."""
     clock = clock or SystemClock()
     guard = lock or nullcontext()
     upstream = upstream or Upstream(settings)
@@ -338,6 +341,10 @@ def push(
         with guard:
             local = last_push(ledger, hall) or {}
         since = protocol.push_start(local, remote, settings.url)
+        start, end = since, 0
+        if progress is not None:
+            with guard:
+                end = replication.update_seq(ledger.conn)
         remote_rev = remote.get("_rev")
         while not stopping():
             with guard:
@@ -357,6 +364,8 @@ def push(
             )
             remote_rev = upstream.put_local(key, checkpoint)
             result.examined += len(rows)
+            if progress is not None:
+                progress(min(since, end) - start, max(end - start, 0))
             result.written += len(lacking)
             result.since = since
             result.bytes_sent, result.bytes_received = upstream.bytes_sent, upstream.bytes_received

@@ -15,19 +15,19 @@ reported, nothing stored for it (the apply path records a refused event as an in
 rest of the pull goes on.
 
 `HeadOfficeLog` is the head office as a `RemoteLog`; the loop is the follower's
-(sync/follower.py), the one the LAN replicator runs.
+(pos/ledger/follower.py), the one the LAN replicator runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pos.ledger import Event, Ledger
+from pos.ledger.follower import Held, Page, Source, follow
 from sync import docs
 from sync.errors import BadDocument, UpstreamRefused
-from sync.follower import Held, Page, Source, follow
 from sync.upstream import BATCH, Upstream, UpstreamSettings
 
 SKIPPED_PREFIXES = ("_design/", "_local/")
@@ -165,13 +165,14 @@ def pull(
     *,
     batch: int = BATCH,
     upstream: Upstream | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> UpstreamPullResult:
     """Apply every event of the head-office database this station lacks, one transaction per
     answer of `batch` rows. Refusals are counted and reported, not raised."""
     upstream = upstream or Upstream(settings)
     result = UpstreamPullResult(url=settings.url, station=ledger.station)
     try:
-        followed = follow(ledger, HeadOfficeLog(upstream), batch=batch)
+        followed = follow(ledger, HeadOfficeLog(upstream), batch=batch, progress=progress)
         result.examined = followed.received + followed.bad
         result.applied = followed.applied
         result.refused = followed.refused

@@ -105,6 +105,68 @@ def test_no_sql_outside_the_ledger() -> None:
     assert not done, f"these files hold no SQL any more: take them off PENDING_SQL: {done}"
 
 
+# -- refusals are decided in pos/domain (DESIGN.md: services gather facts, pure checks decide) --
+
+REFUSALS = frozenset({"RuleRefused", "NotPermitted"})
+
+# Files of pos/services that may still raise a refusal inline, and how many times. No file may
+# join this list, and a count may only go down (the test says when one does).
+INLINE_REFUSALS_ALLOWED = {
+    # Station.operator and Station.open: who is at the keyboard (ROLE) and whether the station
+    # may run on a set clock (TRAINING) are decided where the station's staff and configuration
+    # are read; they are the station's own gate before any command's facts exist.
+    "pos/services/station.py": 6,
+    # join: a used bundle (JOIN). hall.py is being reworked on another branch (issue #22);
+    # its one check moves to pos/domain/checks when that lands.
+    "pos/services/hall.py": 1,
+}
+
+
+def inline_refusals(source: str) -> list[int]:
+    """The lines of `raise RuleRefused(...)` / `raise NotPermitted(...)` in a module's source."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            func = node.exc.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if name in REFUSALS:
+                found.append(node.lineno)
+    return found
+
+
+def test_the_refusal_scanner_sees_each_form() -> None:
+    source = (
+        "def f():\n"
+        "    raise RuleRefused('C4', 'closed')\n"
+        "    raise errors.NotPermitted('no badge')\n"
+        "    raise BadInput('x', 'y')\n"
+        "    refuse(checks.closable('A1', state='closed', tickets=1, sold=1, unsold=0))\n"
+    )
+    assert inline_refusals(source) == [2, 3]
+
+
+def test_services_raise_no_refusal_they_decided_inline() -> None:
+    counts = {
+        str(path.relative_to(ROOT)): len(inline_refusals(path.read_text(encoding="utf-8")))
+        for path in sorted((ROOT / "pos" / "services").rglob("*.py"))
+    }
+    over = {
+        name: count
+        for name, count in counts.items()
+        if count > INLINE_REFUSALS_ALLOWED.get(name, 0)
+    }
+    assert not over, (
+        "a service gathers facts; a pure check in pos/domain/checks decides and returns the "
+        f"Refusal, which the service raises with pos.errors.refuse (DESIGN.md). Inline: {over}"
+    )
+    fewer = {
+        name: (allowed, counts.get(name, 0))
+        for name, allowed in INLINE_REFUSALS_ALLOWED.items()
+        if counts.get(name, 0) < allowed
+    }
+    assert not fewer, f"lower INLINE_REFUSALS_ALLOWED to what is left (allowed, found): {fewer}"
+
+
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)

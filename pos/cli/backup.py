@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pos.cli.common import emit, json_option, local_only, state
+from pos.cli.progress import progress_bar
 from pos.clock import SystemClock
 from pos.services import backup as backup_service
 
@@ -22,7 +23,10 @@ def backup(ctx: click.Context, dest: Path) -> None:
     DEST is a directory that exists: a mounted USB stick or a path. Safe while the station runs.
     The backup holds the station's keys: keep it locked away like the cash.
     """
-    result = backup_service.backup(state(ctx).hall, dest, now=SystemClock().now())
+    with progress_bar(ctx, "Verifying the copy") as progress:
+        result = backup_service.backup(
+            state(ctx).hall, dest, now=SystemClock().now(), progress=progress
+        )
     emit(
         ctx,
         result,
@@ -49,7 +53,8 @@ def restore(ctx: click.Context, source: Path, target: Path | None) -> None:
     Refused, leaving nothing behind, when the directory is not empty or the backup does not
     verify. Before the restored station records anything, let it sync with the hall.
     """
-    result = backup_service.restore(source, target or state(ctx).hall)
+    with progress_bar(ctx, "Verifying the restored ledger") as progress:
+        result = backup_service.restore(source, target or state(ctx).hall, progress=progress)
     emit(
         ctx,
         result,

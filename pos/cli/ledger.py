@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pos.cli.common import emit, json_option, reads, state
+from pos.cli.progress import progress_bar
 from pos.errors import IntegrityFailure
 from pos.ledger.verify import verify as verify_ledger
 
@@ -43,6 +44,6 @@ def verify(ctx: click.Context) -> None:
 @click.pass_context
 def rebuild(ctx: click.Context) -> None:
     """Drop and recreate every projection from the event log."""
-    with state(ctx).open_station() as st:
-        count = st.ledger.rebuild()
+    with state(ctx).open_station() as st, progress_bar(ctx, "Rebuilding") as progress:
+        count = st.ledger.rebuild(progress=progress)
     emit(ctx, {"events": count}, f"Rebuilt projections from {count} events.")

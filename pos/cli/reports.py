@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.progress import progress_bar
 from pos.services import export as export_service
 from pos.services import reports
 
@@ -179,8 +180,10 @@ def report_retention(ctx: click.Context) -> None:
 @reads
 def export(ctx: click.Context, directory: Path, operator: str | None) -> None:
     """Export everything for an inspector: events, keys, tables, how to verify."""
-    with state(ctx).open_station() as st:
-        result = export_service.export_inspector(st, directory, operator=operator)
+    with state(ctx).open_station() as st, progress_bar(ctx, "Exporting") as progress:
+        result = export_service.export_inspector(
+            st, directory, operator=operator, progress=progress
+        )
     emit(
         ctx,
         result,

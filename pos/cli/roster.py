@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.progress import progress_bar
 from pos.domain.roster import DUTIES
 from pos.services import eligibility, players
 from pos.services import roster as roster_service
@@ -25,8 +26,8 @@ def roster() -> None:
 @click.pass_context
 def roster_import(ctx: click.Context, csv_file: Path, operator: str | None) -> None:
     """Import a roster CSV: all of it or, if any row is bad, none of it."""
-    with state(ctx).open_station() as st:
-        result = roster_service.import_roster(st, csv_file, operator=operator)
+    with state(ctx).open_station() as st, progress_bar(ctx, "Importing shifts") as progress:
+        result = roster_service.import_roster(st, csv_file, operator=operator, progress=progress)
     emit(
         ctx,
         result,

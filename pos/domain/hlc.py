@@ -34,6 +34,14 @@ class Stamp:
         return datetime.fromtimestamp(self.wall_ms / 1000, tz=UTC)
 
 
+def local_minute(hlc_text: str, time_zone: str) -> str:
+    """A stamp's instant as the hall's clock showed it, to the minute ("2026-11-28 18:05")."""
+    from zoneinfo import ZoneInfo
+
+    at = Stamp.parse(hlc_text).instant.astimezone(ZoneInfo(time_zone))
+    return f"{at:%Y-%m-%d %H:%M}"
+
+
 def wall_ms(now: datetime) -> int:
     return int(now.timestamp() * 1000)
 

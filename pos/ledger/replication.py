@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,16 @@ def event_hashes(
 
 
 # --- local documents: checkpoints and peers' _local docs ---------------------------------------
+
+
+def pull_checkpoint_id(peer_uuid: str, own: str) -> str:
+    """Where this station keeps how far it pulled from the log with `peer_uuid`."""
+    return f"booth-pull:{own}:{peer_uuid}"
+
+
+def pull_checkpoint(since: Any, now: datetime) -> dict[str, Any]:
+    """A pull checkpoint's `_local` document: where the next pull starts, and when it was kept."""
+    return {"since": since, "at": now.isoformat()}
 
 
 def local_doc(conn: sqlite3.Connection, local_id: str) -> dict[str, Any] | None:

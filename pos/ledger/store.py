@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
@@ -467,9 +467,11 @@ class Ledger:
 
     # --- projections -------------------------------------------------------------------------
 
-    def rebuild(self) -> int:
-        """Drop every projection table and replay the whole log into new ones. Returns events."""
+    def rebuild(self, *, progress: Callable[[int, int], None] | None = None) -> int:
+        """Drop every projection table and replay the whole log into new ones. Returns events.
+        `progress(done, total)` is told after each chunk of events replayed."""
         count = 0
+        total = self.count() if progress is not None else 0
         with self.transaction():
             existing = [
                 row[0]
@@ -488,8 +490,12 @@ class Ledger:
                     self.projections.apply_many(self.conn, chunk)
                     count += len(chunk)
                     chunk = []
+                    if progress is not None:
+                        progress(min(count, total), total)
             self.projections.apply_many(self.conn, chunk)
             count += len(chunk)
+            if progress is not None:
+                progress(count, max(count, total))
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta VALUES ('projections', ?)",
                 (self.projections.fingerprint,),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,23 @@ def _certified_keys(ledger: Ledger, problems: list[Problem]) -> dict[str, Public
     return keys
 
 
+def _counting(
+    total: int, progress: Callable[[int, int], None]
+) -> Callable[[Iterable[Event]], Iterator[Event]]:
+    """A wrapper of event streams that tells `progress` how many of `total` went by, in all."""
+    done = 0
+
+    def count(events: Iterable[Event]) -> Iterator[Event]:
+        nonlocal done
+        for event in events:
+            yield event
+            done += 1
+            if done % PROGRESS_EVERY == 0 or done == total:
+                progress(min(done, total), total)
+
+    return count
+
+
 def _check_origin(
     origin: str, events: Iterable[Event], key: PublicKey | None
 ) -> tuple[OriginSummary, Problem | None]:
@@ -129,8 +146,13 @@ def _check_origin(
     return summary, None
 
 
-def verify(ledger: Ledger) -> Report:
+PROGRESS_EVERY = 1000  # events between two progress calls
+
+
+def verify(ledger: Ledger, *, progress: Callable[[int, int], None] | None = None) -> Report:
+    """Every origin's chain and signatures. `progress(done, total)`: events checked so far."""
     report = Report()
+    counted = _counting(ledger.count(), progress) if progress is not None else None
     keys = _certified_keys(ledger, report.problems)
     origins = [row[0] for row in ledger.conn.execute("SELECT DISTINCT origin FROM events")]
     recorded_heads = dict(
@@ -138,7 +160,10 @@ def verify(ledger: Ledger) -> Report:
     )
     digest = hashlib.sha256()
     for origin in sorted(set(origins) | set(recorded_heads)):
-        summary, problem = _check_origin(origin, ledger.origin_events(origin), keys.get(origin))
+        events: Iterable[Event] = ledger.origin_events(origin)
+        if counted is not None:
+            events = counted(events)
+        summary, problem = _check_origin(origin, events, keys.get(origin))
         report.origins[origin] = summary
         if problem is not None:
             report.problems.append(problem)

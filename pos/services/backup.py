@@ -32,7 +32,7 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -63,8 +63,15 @@ _SKIPPED = {
 # --- backup ------------------------------------------------------------------------------------
 
 
-def backup(directory: Path, dest: Path, *, now: datetime) -> dict[str, Any]:
-    """Copy the station in `directory` into a new folder under `dest`, verified. `now` is UTC."""
+def backup(
+    directory: Path,
+    dest: Path,
+    *,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Copy the station in `directory` into a new folder under `dest`, verified. `now` is UTC.
+    `progress(done, total)`: the copy's events verified so far."""
     config = StationConfig.load(directory)
     ledger_path = directory / LEDGER_FILE
     if not ledger_path.is_file():
@@ -94,7 +101,7 @@ def backup(directory: Path, dest: Path, *, now: datetime) -> dict[str, Any]:
                 _write_file(target, (directory / relative).read_bytes())
             files[relative.as_posix()] = _describe(target, mode=mode)
 
-        report = _verify_file(partial / LEDGER_FILE, config)
+        report = _verify_file(partial / LEDGER_FILE, config, progress)
         if not report.ok:
             raise IntegrityFailure(
                 f"the copy of station {config.station}'s ledger does not verify: "
@@ -230,11 +237,15 @@ def _open_readonly(path: Path, config: StationConfig) -> Ledger:
     )
 
 
-def _verify_file(path: Path, config: StationConfig) -> Report:
+def _verify_file(
+    path: Path,
+    config: StationConfig,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     ledger = _open_readonly(path, config)
     try:
         try:
-            return verify(ledger)
+            return verify(ledger, progress=progress)
         except sqlite3.DatabaseError as exc:
             raise BadInput("backup", f"{path} is not a Booth ledger: {exc}") from None
     finally:
@@ -244,13 +255,19 @@ def _verify_file(path: Path, config: StationConfig) -> Report:
 # --- restore -------------------------------------------------------------------------------
 
 
-def restore(source: Path, directory: Path) -> dict[str, Any]:
+def restore(
+    source: Path,
+    directory: Path,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Restore the backup folder `source` into `directory`, which must be empty or absent.
 
     Checked, in order: the manifest (BadInput when missing or garbled), every file against its
     SHA-256 (IntegrityFailure), then the restored ledger with `verify`, its digest against the
     manifest, the hall key against the hall's first event and the station key against its
     certificate (IntegrityFailure). On any failure nothing is left in `directory`.
+    `progress(done, total)`: the restored ledger's events verified so far.
     """
     manifest = _read_manifest(source)
     config = _manifest_config(manifest, source)
@@ -260,7 +277,7 @@ def restore(source: Path, directory: Path) -> dict[str, Any]:
     try:
         with _storage(f"cannot restore into {directory}"):
             _copy_ledger(source / LEDGER_FILE, directory / LEDGER_FILE)
-        report = _verify_file(directory / LEDGER_FILE, config)
+        report = _verify_file(directory / LEDGER_FILE, config, progress)
         if not report.ok:
             raise IntegrityFailure(
                 f"the backup's ledger does not verify: {report.problems[0]}"

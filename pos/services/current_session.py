@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from pos.errors import RuleRefused
+from pos.domain.checks import sessions as session_checks
+from pos.errors import refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections.deals import Session
 from pos.services.station import Station
@@ -22,8 +23,6 @@ def open_session_now(st: Station) -> Session | None:
 
 def require_open_session(st: Station) -> Session:
     session = open_session_now(st)
-    if session is None:
-        raise RuleRefused(
-            "SESSION", "no session is open: a manager opens one with 'booth session open'"
-        )
+    refuse(session_checks.session_open(session.id if session else None))
+    assert session is not None
     return session

@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from pos.domain import rulebook
+from pos.domain.checks import deals as deal_checks
+from pos.domain.checks import of_decision
 from pos.domain.flare import Flare, GameType, flare_to_dict, load_flare_text, parse_flare
 from pos.domain.money import format_amount, parse_count
 from pos.domain.rulebook import Decision
-from pos.errors import BadInput, NotFound, RuleRefused
+from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
@@ -21,8 +23,7 @@ from pos.services.station import Station
 
 def enforce(decision: Decision) -> None:
     """Raise the refusal a rulebook decision carries (overrides are asked for elsewhere)."""
-    if not decision.allowed:
-        raise RuleRefused(decision.rule or "RULE", decision.message)
+    refuse(of_decision(decision))
 
 
 def read_flare_file(path: Path) -> Flare:
@@ -74,14 +75,11 @@ def open_deal(st: Station, serial: str, *, bin_name: str, operator: str | None) 
     bin_name = _bin_name(bin_name)
     with st.ledger.transaction():
         deal = _deal_row(st, serial)
-        if deal["state"] == "closed":
-            raise RuleRefused("C4", f"deal {deal['serial']} is closed and cannot be put in play")
-        if deal["state"] == "in-play":
-            raise RuleRefused(
-                "OWNER",
-                f"deal {deal['serial']} is already in play in bin {deal['bin']} at "
-                f"{deal['holder']}",
+        refuse(
+            deal_checks.openable(
+                deal["serial"], state=deal["state"], bin_name=deal["bin"], holder=deal["holder"]
             )
+        )
         holding = [
             GameType(game) for game in deals_read.games_in_bin(st.ledger.conn, st.id, bin_name)
         ]
@@ -122,15 +120,15 @@ def close_deal_in_transaction(
     st: Station, serial: str, *, unsold: int, by: str, reason: str
 ) -> None:
     deal = _deal_row(st, serial)
-    if deal["state"] == "closed":
-        raise RuleRefused("C4", f"deal {deal['serial']} is already closed")
-    remaining = int(deal["tickets"]) - int(deal["sold"])
-    if unsold != remaining:
-        raise RuleRefused(
-            "C4",
-            f"deal {deal['serial']}: {unsold} unsold counted but the ledger says {remaining} "
-            f"({deal['tickets']} tickets, {deal['sold']} sold); recount before closing",
+    refuse(
+        deal_checks.closable(
+            deal["serial"],
+            state=deal["state"],
+            tickets=int(deal["tickets"]),
+            sold=int(deal["sold"]),
+            unsold=unsold,
         )
+    )
     closed_on = hall_date(st, st.clock.now())
     keep = rulebook.keep_until(closed_on, rulebook_settings(st))
     st.append(

@@ -7,14 +7,14 @@ from datetime import date
 from typing import Any
 
 from pos.domain import bingo
+from pos.domain.checks import Refusal
+from pos.domain.checks import devices as device_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.domain.receipt import Receipt
-from pos.domain.rulebook import Decision
-from pos.errors import BadInput, NotFound, RuleRefused
+from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.services.current_session import require_open_session
-from pos.services.deals import enforce
 from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
@@ -52,9 +52,7 @@ def retire_device(st: Station, device: str, *, operator: str | None) -> dict[str
     by = st.operator(operator, "manager")
     device = _device_id(device)
     with st.ledger.transaction():
-        state = _state(st, device)
-        if state == "rented":
-            raise RuleRefused("E1d", f"{device} is rented: take it back before retiring it")
+        refuse(device_checks.retirable(device, state=_state(st, device)))
         st.append("DeviceRetired", {"device": device, "by": by.badge})
     return {"device": device, "state": "retired"}
 
@@ -81,7 +79,7 @@ def define_package(
     label = name.strip()
     if not label or len(label) > 40:
         raise BadInput("name", f"{name!r} is not a package name")
-    enforce(_faces_rule(st, count))
+    refuse(_faces_rule(st, count))
     st.append(
         "PackageDefined",
         {"name": label, "faces": count, "games": rounds, "price": cents, "by": by.badge},
@@ -89,14 +87,8 @@ def define_package(
     return {"name": label, "faces": count, "games": rounds, "price": format_amount(cents)}
 
 
-def _faces_rule(st: Station, faces: int) -> Decision:
-    most = rulebook_settings(st).max_faces_per_game
-    if faces > most:
-        return Decision.refuse(
-            "E1c",
-            f"{faces} card faces per game is more than the {most} a device may hold for one game",
-        )
-    return Decision.allow()
+def _faces_rule(st: Station, faces: int) -> Refusal | None:
+    return device_checks.faces_per_game(faces, most=rulebook_settings(st).max_faces_per_game)
 
 
 def _package(st: Station, faces: int, games: int) -> tuple[str, int]:
@@ -121,10 +113,8 @@ def _series(st: Station) -> str:
 def _next_free_device(st: Station) -> str:
     # First come, first served (E.1.d): the device that has been free longest; no choosing.
     device = devices_read.next_free_device(st.ledger.conn)
-    if device is None:
-        raise RuleRefused(
-            "E1d", "no device is free: the next one returned goes to the next player in line"
-        )
+    refuse(device_checks.free_device(device))
+    assert device is not None
     return device
 
 
@@ -144,11 +134,12 @@ def rent(
     by = st.operator(operator, "seller") if st.config.role != "kiosk" else None
     try:
         with st.ledger.transaction():
-            enforce(_faces_rule(st, count))
+            refuse(_faces_rule(st, count))
             _on_premises(st)
             session = require_open_session(st)
             package, price = _package(st, count, rounds)
             buyer_code = None
+            refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
             if buyer:
                 person = resolve_buyer(st, buyer)
                 assert person is not None
@@ -163,8 +154,6 @@ def rent(
                     reason=reason,
                 )
                 buyer_code = person.code
-            elif st.config.role == "kiosk":
-                raise RuleRefused("ID", "a kiosk rents only to an identified player")
             device = _next_free_device(st)
             series = _series(st)
             first_face = devices_read.last_face(st.ledger.conn, series) + 1
@@ -202,12 +191,7 @@ def rent(
 
 def _on_premises(st: Station) -> None:
     where = hall_read.station_location(st.ledger.conn, st.id) or st.hall.location
-    if where != st.hall.location:
-        raise RuleRefused(
-            "E1g",
-            f"station {st.id} stands at {where!r}, not on the premises "
-            f"({st.hall.location!r}): devices are loaded only there",
-        )
+    refuse(device_checks.on_premises(st.id, stands_at=where, premises=st.hall.location))
 
 
 def return_device(st: Station, device: str, *, operator: str | None) -> dict[str, Any]:
@@ -235,12 +219,7 @@ def exchange_device(
     old = _device_id(old)
     if not witness.strip():
         raise BadInput("witness", "name the disinterested player who verified the fault")
-    if not no_numbers_keyed:
-        raise RuleRefused(
-            "E2",
-            "confirm that no numbers called in the game in progress were "
-            "keyed into the replacement (--no-numbers-keyed)",
-        )
+    refuse(device_checks.exchange_confirmed(no_numbers_keyed=no_numbers_keyed))
     with st.ledger.transaction():
         if _state(st, old) != "rented":
             raise BadInput("device", f"{old} is not rented out")

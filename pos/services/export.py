@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,15 @@ that fails. Without Booth: the same checks need only SHA-256 and Ed25519 (e.g. P
 """
 
 
-def export_inspector(st: Station, directory: Path, *, operator: str | None) -> dict[str, Any]:
+def export_inspector(
+    st: Station,
+    directory: Path,
+    *,
+    operator: str | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Everything for an inspector in `directory`. `progress(done, total)`: each event counts
+    twice, written and then verified."""
     st.operator(operator, "inspector", "manager")
     if directory.exists() and any(directory.iterdir()):
         raise BadInput("dir", f"{directory} is not empty; choose a new directory")
@@ -49,10 +58,13 @@ def export_inspector(st: Station, directory: Path, *, operator: str | None) -> d
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "tables").mkdir()
         count = 0
+        total = st.ledger.count() if progress is not None else 0
         with (directory / "events.jsonl").open("w") as handle:
             for event in st.ledger.events():
                 handle.write(json.dumps(event.to_dict(), sort_keys=True) + "\n")
                 count += 1
+                if progress is not None and (count % 1000 == 0 or count == total):
+                    progress(min(count, total), 2 * total)
         stations = hall_read.station_certificates(st.ledger.conn)
         keys = {
             "hall": st.config.hall,
@@ -67,7 +79,11 @@ def export_inspector(st: Station, directory: Path, *, operator: str | None) -> d
                 writer = csv.writer(handle)
                 writer.writerow(columns)
                 writer.writerows(rows)
-        report = verify(st.ledger)
+        verified = None
+        if progress is not None:
+            report_progress = progress
+            verified = lambda done, _total: report_progress(total + done, 2 * total)  # noqa: E731
+        report = verify(st.ledger, progress=verified)
         (directory / "verify.json").write_text(json.dumps(report.to_dict(), indent=2))
         (directory / "README.txt").write_text(
             README.format(

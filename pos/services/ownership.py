@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from pos.domain import rulebook
+from pos.domain.checks import deals as deal_checks
 from pos.domain.flare import GameType
-from pos.errors import BadInput, RuleRefused
+from pos.errors import BadInput, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.services.deals import enforce
 from pos.services.settings import house_rule, rulebook_settings
@@ -26,12 +27,7 @@ def release_deal(st: Station, serial: str, *, to: str, by: str) -> dict[str, Any
     """At the holder: give the deal up to station `to` (asked over the LAN)."""
     with st.ledger.transaction():
         deal = _deal(st, serial)
-        if deal["holder"] != st.id:
-            raise RuleRefused(
-                "OWNER",
-                f"deal {deal['serial']} is not held by {st.id} "
-                f"(holder: {deal['holder'] or 'none'})",
-            )
+        refuse(deal_checks.releasable(deal["serial"], holder=deal["holder"], here=st.id))
         if st.ledger.public_key(to) is None:
             raise BadInput("station", f"{to!r} is not a station of this hall")
         event = st.append("DealReleased", {"serial": deal["serial"], "to": to, "by": by})
@@ -52,14 +48,15 @@ def acquire_deal(
     by = st.operator(operator, "manager") if forced else st.operator(operator, "seller", "manager")
     with st.ledger.transaction():
         deal = _deal(st, serial)
-        if deal["holder"] == st.id:
-            raise RuleRefused("OWNER", f"deal {deal['serial']} is already held here")
-        if not forced and deal["released_to"] != st.id:
-            raise RuleRefused(
-                "OWNER",
-                f"deal {deal['serial']} is held by {deal['holder']}, "
-                "which has not released it to this station",
+        refuse(
+            deal_checks.acquirable(
+                deal["serial"],
+                holder=deal["holder"],
+                released_to=deal["released_to"],
+                here=st.id,
+                forced=forced,
             )
+        )
         if forced and not (force_reason or "").strip():
             raise BadInput("reason", "a forced takeover needs the manager's reason")
         holding = [

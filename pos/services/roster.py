@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,14 @@ def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], lis
     return chosen, list(new.values())
 
 
-def import_roster(st: Station, path: Path, *, operator: str | None) -> dict[str, Any]:
+def import_roster(
+    st: Station,
+    path: Path,
+    *,
+    operator: str | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """A roster CSV, all of it or none. `progress(done, total)`: shifts recorded so far."""
     by = st.operator(operator, "manager")
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -97,6 +105,8 @@ def import_roster(st: Station, path: Path, *, operator: str | None) -> dict[str,
                     "by": by.badge,
                 },
             )
+            if progress is not None:
+                progress(min(start + EVENT_BATCH, len(bodies)), len(bodies))
     return {
         "rows": len(shifts),
         "imported": len(bodies),

@@ -5,13 +5,15 @@ progressive prizes move on to the next progressive game in progress (C6)."""
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
 from pos.domain import rulebook
+from pos.domain.checks import of_decision
+from pos.domain.checks import seals as seal_checks
 from pos.domain.flare import Flare, GameType
 from pos.domain.money import format_amount
-from pos.errors import BadInput, RuleRefused
+from pos.errors import BadInput, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date, open_session_now
@@ -47,42 +49,41 @@ def sign_line(
     kiosk an identified adult player signs for themselves (no operator: `by` is None)."""
     by_badge: str | None
     if operator is None and st.config.role == "kiosk":
-        if not player:
-            raise RuleRefused(
-                "ROLE", "at a kiosk, scan your player card or ID first to sign a seal card line"
-            )
+        refuse(seal_checks.kiosk_signer(player))
         by_badge = None
     else:
         by_badge = st.operator(operator, "seller", "redeemer").badge
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         assert flare.seal is not None
-        if deal["holder"] != st.id:
-            raise RuleRefused("OWNER", f"deal {flare.serial} is held by {deal['holder']}")
         ticket = ticket.strip()
-        if ticket not in flare.seal.hold_tickets:
-            raise RuleRefused(
-                "C5",
-                f"ticket {ticket} is not a hold ticket of deal {flare.serial}"
-                f" (hold tickets: {', '.join(flare.seal.hold_tickets)})",
+        refuse(
+            seal_checks.may_sign(
+                flare.serial,
+                holder=deal["holder"],
+                here=st.id,
+                ticket=ticket,
+                hold_tickets=flare.seal.hold_tickets,
             )
+        )
         if not 1 <= line <= flare.seal.lines:
             raise BadInput("line", f"{line} is not a line of the sheet (1 to {flare.seal.lines})")
-        if winners_read.seal(st.ledger.conn, flare.serial) is not None:
-            raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
-        signed = winners_read.line_signed_by_ticket(st.ledger.conn, flare.serial, ticket)
-        if signed is not None:
-            raise RuleRefused("C5", f"hold ticket {ticket} already signed line {signed}")
-        taken = winners_read.ticket_on_line(st.ledger.conn, flare.serial, line)
-        if taken is not None:
-            raise RuleRefused("C5", f"line {line} is already signed (hold ticket {taken})")
+        conn = st.ledger.conn
+        refuse(
+            seal_checks.line_free(
+                flare.serial,
+                seal_open=winners_read.seal(conn, flare.serial) is not None,
+                ticket=ticket,
+                signed_line=winners_read.line_signed_by_ticket(conn, flare.serial, ticket),
+                line=line,
+                line_ticket=winners_read.ticket_on_line(conn, flare.serial, line),
+            )
+        )
         player_code = None
         if player:
             buyer = resolve_buyer(st, player)
             assert buyer is not None
-            decision = identity_decision(st, buyer)
-            if not decision.allowed:
-                raise RuleRefused(decision.rule or "D", decision.message)
+            refuse(of_decision(identity_decision(st, buyer), "D"))
             player_code = buyer.code
         st.append(
             "SealLineSigned",
@@ -140,15 +141,13 @@ def open_seal(
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         assert flare.seal is not None
-        if winners_read.seal(st.ledger.conn, flare.serial) is not None:
-            raise RuleRefused("C5", f"the seal of deal {flare.serial} is already open")
-        left = int(deal["tickets"]) - int(deal["sold"])
-        if left > 0:
-            raise RuleRefused(
-                "C5",
-                f"deal {flare.serial} is not sold out ({left} tickets left): "
-                "the seal is opened only when every ticket is sold",
+        refuse(
+            seal_checks.may_open(
+                flare.serial,
+                seal_open=winners_read.seal(st.ledger.conn, flare.serial) is not None,
+                tickets_left=int(deal["tickets"]) - int(deal["sold"]),
             )
+        )
         for line in lines:
             if not 1 <= line <= flare.seal.lines:
                 raise BadInput(
@@ -188,33 +187,20 @@ def claim_seal_prize(
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         prize = winners_read.seal_prize(st.ledger.conn, flare.serial, line)
-        if prize is None:
-            raise RuleRefused(
-                "B",
-                f"line {line} of deal {flare.serial} is not a winning line "
-                "(or the seal is not open)",
+        refuse(
+            seal_checks.claimable(
+                flare.serial,
+                line,
+                state=prize.state if prize else None,
+                carried_to=prize.carried_to if prize else None,
+                claim_until=prize.claim_until if prize else None,
+                today=hall_date(st, st.clock.now()),
+                holder=deal["holder"],
+                here=st.id,
             )
-        amount, state, carried_to, claim_until = (
-            prize.amount,
-            prize.state,
-            prize.carried_to,
-            prize.claim_until,
         )
-        if state == "paid":
-            raise RuleRefused(
-                "C2", f"the prize of line {line} of deal {flare.serial} was already paid"
-            )
-        if state == "carried":
-            raise RuleRefused(
-                "C6", f"the unclaimed prize of line {line} moved to deal {carried_to}"
-            )
-        today = hall_date(st, st.clock.now())
-        if today > date.fromisoformat(claim_until):
-            raise RuleRefused(
-                "B", f"seal card prizes are claimed within the window, which ended {claim_until}"
-            )
-        if deal["holder"] != st.id:
-            raise RuleRefused("OWNER", f"deal {flare.serial} is held by {deal['holder']}")
+        assert prize is not None
+        amount = prize.amount
         session = open_session_now(st)
         event = st.append(
             "SealPrizePaid",

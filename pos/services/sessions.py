@@ -8,8 +8,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from pos.domain.checks import sessions as session_checks
 from pos.domain.flare import GameType
-from pos.errors import BadInput, RuleRefused
+from pos.errors import BadInput, refuse
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import devices as devices_read
@@ -26,8 +27,7 @@ def open_session(
     by = st.operator(operator, "manager")
     with st.ledger.transaction():
         current = open_session_now(st)
-        if current is not None:
-            raise RuleRefused("SESSION", f"session {current.id} is still open; close it first")
+        refuse(session_checks.none_open(current.id if current else None))
         try:
             day = date.fromisoformat(game_date) if game_date else hall_date(st, st.clock.now())
         except ValueError:
@@ -77,14 +77,7 @@ def close_session(
     with st.ledger.transaction():
         session = require_open_session(st)
         missing = missing_stations(st, session.id)
-        unexplained = [name for name in missing if name not in without]
-        if unexplained:
-            raise RuleRefused(
-                "CLOSE",
-                f"session {session.id} cannot close yet: no close marker or events "
-                f"from {', '.join(unexplained)}; sync, or close without them "
-                "(--without STATION --reason TEXT)",
-            )
+        refuse(session_checks.hall_wide_close(session.id, missing, without))
         for name in missing:
             st.append(
                 "StationMissingAtClose",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pos.domain import identity
-from pos.errors import BadInput, NotPermitted
+from pos.domain.checks import staff as staff_checks
+from pos.errors import BadInput, refuse
 from pos.ledger.projections import hall as hall_read
 from pos.services.inputs import checked_input
 from pos.services.station import Station
@@ -30,11 +31,8 @@ def add_staff(
     with st.ledger.transaction():
         if st.has_manager():
             by: str | None = st.operator(operator, "manager").badge
-        elif "manager" not in roles:
-            raise NotPermitted(
-                "this hall has no manager yet: the first person added must have the manager role"
-            )
         else:
+            refuse(staff_checks.first_is_manager(roles))
             by = None
         existing = st.staff(badge)
         if existing is not None:

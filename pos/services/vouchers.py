@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pos.domain.checks import vouchers as voucher_checks
 from pos.domain.money import format_amount, parse_amount
-from pos.errors import BadInput, RuleRefused
+from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
@@ -45,27 +46,19 @@ def voucher_amount_on_file(st: Station, station: str, number: int, printed: str)
     """Inside the command's transaction: the amount of a voucher on file here and not yet paid,
     issued for the amount it shows. Refused (VOUCHER) otherwise."""
     held = receipts_read.voucher(st.ledger.conn, station, number)
-    if held is None:
-        raise RuleRefused(
-            "VOUCHER",
-            f"voucher {number} of {station} is not on file at this "
-            "station yet (sync, or redeem it at a station that holds it): "
-            "not paid",
+    refuse(
+        voucher_checks.payable(
+            station,
+            number,
+            printed=printed,
+            amount=int(held.amount) if held else None,
+            redeemed_by=held.redeemed_by if held else None,
+            redeemed_hlc=held.redeemed_hlc if held else None,
+            time_zone=st.hall.time_zone,
         )
-    amount, redeemed_by, redeemed_at = held.amount, held.redeemed_by, held.redeemed_hlc
-    if redeemed_by:
-        raise RuleRefused(
-            "VOUCHER",
-            f"voucher {number} of {station} was already paid, by {redeemed_by} at "
-            f"{_local_time(st, redeemed_at or '')}",
-        )
-    if format_amount(int(amount)) != printed:
-        raise RuleRefused(
-            "VOUCHER",
-            f"voucher {number} of {station} was issued for "
-            f"${format_amount(int(amount))}, not ${printed}",
-        )
-    return int(amount)
+    )
+    assert held is not None
+    return int(held.amount)
 
 
 def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str, Any]:
@@ -92,12 +85,3 @@ def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str,
         "station": station,
         "receipt": receipt,
     }
-
-
-def _local_time(st: Station, hlc_text: str) -> str:
-    from zoneinfo import ZoneInfo
-
-    from pos.domain.hlc import Stamp
-
-    at = Stamp.parse(hlc_text).instant.astimezone(ZoneInfo(st.hall.time_zone))
-    return f"{at:%Y-%m-%d %H:%M}"

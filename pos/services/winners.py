@@ -10,13 +10,15 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from pos.domain import ticket_code
-from pos.domain.flare import Flare, GameType
+from pos.domain.checks import of_decision
+from pos.domain.checks import winners as winner_checks
+from pos.domain.flare import Flare
+from pos.domain.hlc import local_minute
 from pos.domain.money import format_amount, parse_amount
 from pos.domain.ticket_code import TicketCode
-from pos.errors import BadInput, RuleRefused
+from pos.errors import BadInput, refuse
 from pos.ledger.keys import seal_for
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
@@ -46,10 +48,7 @@ def decode_code(text: str) -> TicketCode:
 
 
 def _local_time(st: Station, hlc_text: str) -> str:
-    from pos.domain.hlc import Stamp
-
-    at = Stamp.parse(hlc_text).instant.astimezone(ZoneInfo(st.hall.time_zone))
-    return f"{at:%Y-%m-%d %H:%M}"
+    return local_minute(hlc_text, st.hall.time_zone)
 
 
 def _flag(st: Station, flag: str, code: TicketCode, detail: str, by: str | None) -> None:
@@ -61,8 +60,8 @@ def _flag(st: Station, flag: str, code: TicketCode, detail: str, by: str | None)
 
 def _deal(st: Station, code: TicketCode) -> dict[str, Any]:
     row = deals_read.deal_on_file(st.ledger.conn, code.serial)
-    if row is None:
-        raise RuleRefused("DEAL", f"deal {code.serial} is not known at this station")
+    refuse(winner_checks.deal_known(code.serial, known=row is not None))
+    assert row is not None
     return row
 
 
@@ -94,20 +93,13 @@ def _claim_window(st: Station, deal: dict[str, Any], now: datetime) -> str:
     """B: an ordinary prize is paid on the game date its ticket was sold (so during a session of
     a game date on which the deal sold). Returns the open session's id."""
     session = open_session_now(st)
-    today = hall_date(st, now).isoformat()
-    if session is None or session.game_date != today:
-        raise RuleRefused(
-            "B",
-            "prizes are paid during a session, on the game date they were sold;"
-            " no session is open today",
-        )
-    if not deals_read.sold_on(st.ledger.conn, deal["serial"], today):
-        last = deals_read.last_sale_date(st.ledger.conn, deal["serial"])
-        raise RuleRefused(
-            "B",
-            f"deal {deal['serial']} sold no tickets today ({today}); its prizes were to be "
-            f"claimed on the game date of sale" + (f" (last {last})" if last else ""),
-        )
+    today = hall_date(st, now)
+    refuse(winner_checks.session_for_claim(session.game_date if session else None, today))
+    assert session is not None
+    serial = deal["serial"]
+    sold = deals_read.sold_on(st.ledger.conn, serial, today.isoformat())
+    last = None if sold else deals_read.last_sale_date(st.ledger.conn, serial)
+    refuse(winner_checks.sold_today(serial, today, sold=sold, last_sale=last))
     return session.id
 
 
@@ -135,55 +127,38 @@ def redeem(
     """Pay a winning ticket: PUNCH NOW. Refused (exit 1) with the rule when it must not pay."""
     code = decode_code(code_text)
     redeemer = st.operator(operator, "redeemer")
-    flagged: tuple[str, str] | None = None
+    flagged: winner_checks.Flag | None = None
     with st.ledger.transaction():
         deal = _deal(st, code)
         flare = deal_flare(st, code.serial)
         amount = _tier(flare, code, tier)
-        if deal["holder"] != st.id:
-            holder = deal["holder"] or "no station"
-            raise RuleRefused(
-                "OWNER",
-                f"deal {code.serial} is held by {holder}; only its holder pays its winners",
+        refuse(
+            winner_checks.pays_here(
+                code.serial, holder=deal["holder"], released_to=deal["released_to"], here=st.id
             )
-        if deal["released_to"] is not None:
-            raise RuleRefused(
-                "OWNER",
-                f"deal {code.serial} was released to {deal['released_to']}; "
-                "only its holder pays its winners",
-            )
+        )
         voided = _voided(st, code)
-        if voided is not None:
-            raise RuleRefused(
-                "C1",
-                f"ticket {code} was voided at {_local_time(st, voided['hlc'])}"
-                f" by badge {voided['by']} ({voided['reason']}); it never pays",
-            )
+        void = winner_checks.Void(voided["hlc"], voided["by"], voided["reason"]) if voided else None
+        refuse(winner_checks.not_voided(str(code), void, time_zone=st.hall.time_zone))
         paid = _already_paid(st, code)
         if paid is not None:
-            detail = (
-                f"already paid at {_local_time(st, paid['hlc'])} by badge {paid['by']} at "
-                f"{paid['origin']}"
+            flagged = winner_checks.double_payment(
+                paid_hlc=paid["hlc"],
+                by=paid["by"],
+                origin=paid["origin"],
+                time_zone=st.hall.time_zone,
             )
-            flagged = ("double-payment", detail)
         else:
             left = deals_read.winners_left(st.ledger.conn, code.serial, amount)
             assert left is not None  # the tier is the flare's
-            if left <= 0:
-                flagged = (
-                    "probable-counterfeit",
-                    f"every ${format_amount(amount)} winner of "
-                    f"deal {code.serial} is already paid: a probable counterfeit",
-                )
+            flagged = winner_checks.counterfeit(code.serial, amount=amount, winners_left=left)
         if flagged is None:
             session_id = _claim_window(st, deal, st.clock.now())
             buyer = None
             if player:
                 buyer = resolve_buyer(st, player)
                 assert buyer is not None
-                decision = identity_decision(st, buyer)
-                if not decision.allowed:
-                    raise RuleRefused(decision.rule or "ID", decision.message)
+                refuse(of_decision(identity_decision(st, buyer), "ID"))
             body: dict[str, Any] = {
                 "serial": code.serial,
                 "ticket": code.ticket,
@@ -198,12 +173,9 @@ def redeem(
                 body["w2g"] = w2g
             event = st.append("WinnerRedeemed", body)
     if flagged is not None:
-        kind, detail = flagged
         with st.ledger.transaction():
-            _flag(st, kind, code, detail, redeemer.badge)
-        raise RuleRefused(
-            "C2" if kind == "double-payment" else "DEAL", f"ticket {code}: {detail}; pay nothing"
-        )
+            _flag(st, flagged.kind, code, flagged.detail, redeemer.badge)
+        refuse(flagged.refusal(str(code)))
     return {
         "pay": format_amount(amount),
         "say": "PUNCH NOW",
@@ -217,18 +189,13 @@ def redeem(
 
 
 def _w2g(st: Station, flare: Flare, amount: int, winner: Winner | None) -> dict[str, Any] | None:
-    settings = rulebook_settings(st)
-    if amount < settings.w2g_threshold:
+    threshold = rulebook_settings(st).w2g_threshold
+    if not winner_checks.w2g_reportable(
+        flare.game, price=flare.price, amount=amount, threshold=threshold
+    ):
         return None
-    if flare.game == GameType.PULL_TAB and amount < 300 * flare.price:
-        return None
-    if winner is None:
-        raise RuleRefused(
-            "W2G",
-            f"a ${format_amount(amount)} prize is reportable on Form W-2G: record the "
-            "winner's name, address, taxpayer ID and photo ID (--winner-name, --winner-address, "
-            "--winner-tin, --winner-id)",
-        )
+    refuse(winner_checks.winner_recorded(amount, recorded=winner is not None))
+    assert winner is not None
     for field, value in (
         ("winner-name", winner.name),
         ("winner-address", winner.address),
@@ -253,10 +220,9 @@ def void_ticket(
         raise BadInput("code", f"{code} has no ticket number: a void needs the ticket's number")
     with st.ledger.transaction():
         _deal(st, code)
-        if _voided(st, code) is not None:
-            raise RuleRefused("C1", f"ticket {code} is already voided")
-        if _already_paid(st, code) is not None:
-            raise RuleRefused("C2", f"ticket {code} was already paid; it cannot be voided")
+        voided = _voided(st, code) is not None
+        paid = not voided and _already_paid(st, code) is not None
+        refuse(winner_checks.voidable(str(code), voided=voided, paid=paid))
         event = st.append(
             "TicketVoided",
             {
@@ -279,8 +245,7 @@ def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -
         row = deals_read.sale_on_receipt(st.ledger.conn, st.id, receipt)
         if row is None:
             raise BadInput("receipt", f"no sale with receipt {receipt} at {st.id}")
-        if row[3]:
-            raise RuleRefused("DEAL", f"the sale on receipt {receipt} is already voided")
+        refuse(winner_checks.sale_voidable(receipt, voided=bool(row[3])))
         event = st.append(
             "SaleVoided",
             {

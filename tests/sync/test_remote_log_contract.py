@@ -1,6 +1,7 @@
-"""The contract of a remote log (sync.follower.RemoteLog), one suite for both adapters: a LAN
-peer (`PeerLog`, a real ReplicationServer on 127.0.0.1, mutual TLS) and the head office
-(`HeadOfficeLog`, the pouchdb-server of tests/sync/head_office.py, HTTPS and basic auth).
+"""The contract of a remote log (pos.ledger.follower.RemoteLog), one suite for every adapter: a
+LAN peer (`PeerLog`, a real ReplicationServer on 127.0.0.1, mutual TLS), the head office
+(`HeadOfficeLog`, the pouchdb-server of tests/sync/head_office.py, HTTPS and basic auth) and
+another ledger open here (`LedgerLog`, pos.services.replicate's pull).
 
 Both serve the same events: those of booth-1, which sold and took in the manager's later sales.
 booth-2 follows them: it lacks booth-1's events and the manager's later ones, and holds events
@@ -20,15 +21,17 @@ from typing import Any
 
 import pytest
 
+from pos.errors import BoothError
 from pos.ledger import Event, Ledger
 from pos.ledger import heads as origin_heads
+from pos.ledger.follower import Held, Page, RemoteLog, Source, follow
 from pos.ledger.verify import verify
 from pos.services import sales
+from pos.services.replicate import LedgerLog
 from pos.services.station import LEDGER_FILE, Station, StationConfig
 from sync import docs
 from sync.client import Peer, client_context
 from sync.errors import SyncError
-from sync.follower import Held, Page, RemoteLog, Source, follow
 from sync.replicator import PeerLog
 from sync.server import ReplicationServer
 from sync.upstream import Upstream, make_settings
@@ -36,7 +39,7 @@ from sync.upstream_pull import HeadOfficeLog
 from tests.sync.conftest import ENVIRON, Hall, build_hall, free_port
 from tests.sync.head_office import PASSWORD, USER, HeadOffice
 
-ADAPTERS = ["lan-peer", "head-office"]
+ADAPTERS = ["lan-peer", "head-office", "local-ledger"]
 Key = tuple[str, int, str]  # origin, seq, hash
 
 
@@ -149,6 +152,24 @@ def setup(request: pytest.FixtureRequest, hall: Hall) -> Iterator[Setup]:
                 heads,
                 unreachable=lambda: peer_log(f"https://127.0.0.1:{closed_port()}"),
                 fresh=peer_log,
+            )
+        elif request.param == "local-ledger":
+
+            def ledger_log() -> RemoteLog[Any]:
+                return LedgerLog(source)
+
+            def closed_ledger() -> RemoteLog[Any]:
+                gone = open_ledger(hall.stations["booth-1"])
+                gone.close()
+                return LedgerLog(gone)
+
+            yield Setup(
+                ledger_log(),
+                follower,
+                keys(events),
+                heads,
+                unreachable=closed_ledger,
+                fresh=ledger_log,
             )
         else:
             office: HeadOffice = request.getfixturevalue("office")
@@ -289,8 +310,9 @@ def test_an_interrupted_follow_keeps_what_it_applied_and_the_next_one_finishes(
 
 
 def test_an_unreachable_log_is_a_network_failure_and_stores_nothing(setup: Setup) -> None:
+    """(A ledger that cannot be read is a storage failure: the same exit code.)"""
     before = keys(list(setup.follower.events()))
-    with pytest.raises(SyncError) as failure:
+    with pytest.raises(BoothError) as failure:
         follow(setup.follower, setup.unreachable(), batch=10)
     assert failure.value.exit_code == 3
     assert keys(list(setup.follower.events())) == before

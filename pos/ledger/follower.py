@@ -2,10 +2,14 @@
 this station lacks, through the ledger's apply path.
 
 A remote log (`RemoteLog`) is anything that serves events in an order it can resume from a
-position: a LAN peer's `_changes` feed (positions: its insertion order), the head office's
-`_all_docs` (positions: document ids). The follower starts from its checkpoint (where the log
-keeps one) or the log's beginning, and for each page: applies its events in one transaction,
-the checkpoint with them, then moves on from where the log says the next page starts.
+position: a LAN peer's `_changes` feed (positions: its insertion order; sync.replicator), the
+head office's `_all_docs` (positions: document ids; sync.upstream_pull), another ledger open
+here (positions: its insertion order; pos.services.replicate). The loop and its port hold no
+HTTP and no SQL of their own, so they live beside the ledger and every layer above uses them.
+
+The follower starts from its checkpoint (where the log keeps one) or the log's beginning, and
+for each page: applies its events in one transaction, the checkpoint with them, then moves on
+from where the log says the next page starts.
 
 The next page is fetched, decoded and its signatures checked (on every core) while this one is
 written: the network wait, the checks and SQLite's work overlap. Only the fetching thread talks
@@ -25,7 +29,6 @@ from typing import Any, Generic, Protocol, TypeVar
 from pos.clock import Clock, SystemClock
 from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.store import SignatureCheck
-from sync import protocol
 
 P = TypeVar("P")
 MAX_MESSAGES = 20  # refusals named in a result; the incidents table holds them all
@@ -104,16 +107,20 @@ def follow(
     batch: int,
     lock: threading.Lock | None = None,
     clock: Clock | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Followed[P]:
     """Apply every event of `log` this station lacks, one transaction per page of `batch` rows.
 
     `lock` guards the ledger's connection when other threads share it; the log is never waited
     on while it is held. Refused events are recorded as incidents, counted and named in the
-    result; a log that answers wrongly raises (nothing of that answer is stored)."""
+    result; a log that answers wrongly raises (nothing of that answer is stored).
+
+    `progress(done, total)` is told after each page: the events taken in or refused so far, of
+    those the log's heads say this station lacked (total 0: the log does not say)."""
     guard = lock or nullcontext()
     clock = clock or SystemClock()
     source = log.describe()
-    key = protocol.pull_checkpoint_id(source.uuid, ledger.station) if source.uuid else None
+    key = replication.pull_checkpoint_id(source.uuid, ledger.station) if source.uuid else None
     position = log.start()
     if key is not None:
         with guard:
@@ -121,6 +128,11 @@ def follow(
         if checkpoint is not None:
             position = log.position(checkpoint.get("since", 0))
     result = Followed(source=source, position=position)
+    total = 0
+    if progress is not None and source.heads is not None:
+        with guard:
+            had = heads.high_water_marks(ledger.conn)
+        total = sum(max(0, last - had.get(origin, 0)) for origin, last in source.heads.items())
 
     def fetch(after: P, check: SignatureCheck, held: dict[str, int]) -> tuple[Page[P], list[bool]]:
         """One page after `after`, and what `check` found of each of its events."""
@@ -154,10 +166,13 @@ def follow(
                 resume = log.resume(page, held_now)
                 if key is not None:
                     replication.put_local_doc(
-                        ledger.conn, key, protocol.pull_checkpoint(resume, clock.now())
+                        ledger.conn, key, replication.pull_checkpoint(resume, clock.now())
                     )
             result.applied += applied
             result.refuse([refusal.message for refusal in refusals])
+            if progress is not None:
+                done = result.applied + result.refused
+                progress(min(done, total) if total else done, total)
             if resume != page.after and pending is not None:
                 _drop(pending)  # fetched from where the log no longer resumes
                 pending = ahead(resume)

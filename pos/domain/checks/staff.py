@@ -1,0 +1,16 @@
+"""The hall's staff (ROLE): the first person added to a hall with no manager is its manager."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from pos.domain.checks import Refusal
+
+
+def first_is_manager(roles: Collection[str]) -> Refusal | None:
+    """ROLE (NotPermitted): with no manager yet, the person added must have the manager role."""
+    if "manager" not in roles:
+        return Refusal.not_permitted(
+            "this hall has no manager yet: the first person added must have the manager role"
+        )
+    return None
