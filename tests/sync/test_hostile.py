@@ -1010,3 +1010,107 @@ def test_changes_that_never_advance_end_the_pull(
     with pytest.raises(PeerRefused, match="advance"):
         pull_from(hall, puller, peer, batch=1)
     assert answers[0] <= 2
+
+
+# --- issue #16: bodies that do not fit their kind, and refusals that are loud -------------------
+
+
+def a_stolen_key_sale(hall: Hall, after: Event, **changes: Any) -> Event:
+    """The next event of `after`'s origin: a sale signed with its (stolen) key, whose body is
+    `changes` over a well-formed sale's."""
+    body = {
+        "serial": "D-MANAGER",
+        "qty": -5,
+        "price": 100,
+        "amount": -500,
+        "receipt": 99,
+        "session": "2026-11-28/1",
+        "bin": "drawer-1",
+        "seller": "S1",
+        **changes,
+    }
+    return Event.create(
+        station_key(hall.stations[after.origin]),
+        origin=after.origin,
+        seq=after.seq + 1,
+        kind="TicketsSold",
+        hlc=after.hlc,
+        prev=after.hash,
+        body=body,
+    )
+
+
+def test_a_signed_body_that_does_not_fit_its_kind_is_refused_recorded_and_raised(
+    hall: Hall, fake: Callable[..., FakePeer], puller: Ledger
+) -> None:
+    """Item 3: a stolen manager key signs a sale of -5 tickets. It is refused like a bad
+    signature (nothing stored, the rest of the page taken in), recorded as an incident, and
+    listed for the manager as an exception."""
+    event = a_new_manager_event(hall)
+    bad = a_stolen_key_sale(hall, event)
+    peer = fake(lambda handler: send(handler, 200, changes(event, bad)))
+    before = snapshot(hall.stations["booth-1"])
+    result = pull_from(hall, puller, peer)
+    assert (result.received, result.applied, result.refused) == (2, 1, 1)
+    assert result.refused_events == [f"manager:{bad.seq}"]
+    assert "qty: is -5" in result.refusals[0]
+    after = snapshot(hall.stations["booth-1"])
+    assert after.events == before.events | {(event.origin, event.seq, event.hash)}
+    assert after.incidents == (*before.incidents, ("bad-body", "manager", bad.seq))
+    from pos.services.exceptions import open_exceptions
+
+    with Station(hall.stations["booth-1"], environ=ENVIRON) as st:
+        listed = [e for e in open_exceptions(st) if e["kind"] == "refused-bad-body"]
+    assert [e["exception"] for e in listed] == [f"manager:{bad.seq}"]
+    assert "TicketsSold" in listed[0]["subject"] and "qty" in listed[0]["detail"]
+
+
+def test_a_bad_body_offered_to_the_server_stores_nothing(hall: Hall, served: Served) -> None:
+    """Item 3, pushed: `_bulk_docs` refuses it with its reason, and records it."""
+    booth = hall.stations["booth-1"]
+    events = station_events(booth, "booth-1")
+    bad = a_stolen_key_sale(hall, events[-1], serial="D-BOOTH-1", amount=-500)
+    context = client_context(booth)
+    assert call(served.port, context, "POST", "/ledger/_bulk_docs", bulk(*events))[0] == 201
+    before = snapshot(served.directory)
+    status, answer = call(served.port, context, "POST", "/ledger/_bulk_docs", bulk(bad))
+    assert status == 201 and answer[0]["id"] == docs.doc_id("booth-1", bad.seq)
+    assert "does not fit TicketsSold" in answer[0]["reason"]
+    after = snapshot(served.directory)
+    assert after.events == before.events
+    assert after.incidents == (*before.incidents, ("bad-body", "booth-1", bad.seq))
+
+
+@pytest.mark.parametrize("how", ["bad-body", "bad-signature"])
+def test_sync_now_exits_4_naming_the_refused_events(
+    hall: Hall, fake: Callable[..., FakePeer], how: str
+) -> None:
+    """Item 4: what a peer sent and this station refused makes `sync now` exit 4, with the
+    events named in its JSON (it exited 0 with "applied 0")."""
+    from tests.conftest import run_booth
+
+    event = a_new_manager_event(hall)
+    bad = (
+        a_stolen_key_sale(hall, event) if how == "bad-body" else replace(event, sig=flip(event.sig))
+    )
+    served_events = (event, bad) if how == "bad-body" else (bad,)
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        # from the start every time: each `sync now` is offered the same events again
+        send(handler, 200, changes(*served_events) if "since=0&" in handler.path else b"{}")
+
+    peer = fake(answer)
+    booth = str(hall.stations["booth-1"])
+    result = run_booth("--hall", booth, "sync", "now", "--peer", peer.url, "--json", env=ENVIRON)
+    assert result.exit_code == 4, result
+    (answer,) = result.json
+    assert answer["refused"] == 1 and answer["refused_events"] == [f"manager:{bad.seq}"]
+    assert f"manager:{bad.seq}" in answer["refusals"][0]
+    assert "refused" in result.stderr
+    for directory in (hall.stations["booth-1"],):  # forget the checkpoint: offered again
+        with Station(directory, environ=ENVIRON) as st, st.ledger.transaction():
+            st.ledger.conn.execute("DELETE FROM sync_local")
+    human = run_booth("--hall", booth, "sync", "now", "--peer", peer.url, env=ENVIRON)
+    assert human.exit_code == 4 and f"REFUSED 1: refused event manager:{bad.seq}" in human.stdout
+    status = run_booth("--hall", booth, "sync", "status", "--json", env=ENVIRON).json
+    assert f"manager:{bad.seq}" in status["peers"][0]["last_error"]
