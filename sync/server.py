@@ -423,21 +423,28 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         return HTTPStatus.CREATED, {"ok": True, "instance_start_time": "0"}
 
     def _local_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        doc = replication.local_doc(self.server.reader(), parts[2])
+        key = replication.peer_local_key(self._peer(), parts[2])
+        doc = replication.local_doc(self.server.reader(), key)
         if doc is None:
             raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
         return HTTPStatus.OK, doc
 
     def _local_put(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        """A peer's replication checkpoint, kept apart from every other peer's and from this
+        station's own (each peer reads and writes only its own), bounded in size and count."""
+        body = self._body() if self.command == "PUT" else None
         local_id = protocol.check_local_id(parts[2])
-        with self.server.write_lock:
-            conn = self.server.ledger.conn
-            rev = protocol.next_local_rev(replication.local_rev(conn, local_id))
+        key = replication.peer_local_key(self._peer(), local_id)
+        ledger = self.server.ledger
+        with self.server.write_lock, ledger.transaction():
+            rev = protocol.next_local_rev(replication.local_rev(ledger.conn, key))
             if self.command == "DELETE":
-                replication.delete_local_doc(conn, local_id)
+                replication.delete_local_doc(ledger.conn, key)
                 return HTTPStatus.OK, protocol.local_written(local_id, rev)
-            doc = protocol.local_doc(local_id, self._body(), rev)
-            replication.put_local_doc(conn, local_id, doc, rev=rev)
+            doc = protocol.local_doc(local_id, body, rev)
+            replication.put_peer_local_doc(
+                ledger.conn, key, doc, rev=rev, keep=protocol.MAX_LOCAL_DOCS
+            )
         return HTTPStatus.CREATED, protocol.local_written(local_id, rev)
 
 

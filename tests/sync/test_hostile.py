@@ -1114,3 +1114,52 @@ def test_sync_now_exits_4_naming_the_refused_events(
     assert human.exit_code == 4 and f"REFUSED 1: refused event manager:{bad.seq}" in human.stdout
     status = run_booth("--hall", booth, "sync", "status", "--json", env=ENVIRON).json
     assert f"manager:{bad.seq}" in status["peers"][0]["last_error"]
+
+
+# --- issue #16 item 2: `_local` documents are a replicator's checkpoints, bounded -------------
+
+
+POUCH_ID = "Ak3pQ0ZV9x.b_rT7Yw1mLQ=="  # as PouchDB names a replication: base64 MD5, '/' -> '.'
+
+
+def test_local_documents_are_checkpoints_bounded_in_size_and_count(
+    hall: Hall, served: Served
+) -> None:
+    """A peer with a valid certificate stored unlimited 1 MB `_local` documents (40 MB in
+    1.6 s). Now: only replication checkpoint ids, at most MAX_LOCAL_DOC bytes, and at most
+    MAX_LOCAL_DOCS per peer (a new one replaces its least recently written)."""
+    from sync.protocol import MAX_LOCAL_DOC, MAX_LOCAL_DOCS
+
+    context = client_context(hall.stations["booth-1"])
+    checkpoint = {"session_id": "s", "history": [{"last_seq": 5}], "last_seq": 5}
+    path = f"/ledger/_local/{POUCH_ID}"
+    assert call(served.port, context, "PUT", path, json.dumps(checkpoint).encode())[0] == 201
+    status, doc = call(served.port, context, "GET", path)
+    assert status == 200 and doc["last_seq"] == 5
+
+    huge = json.dumps({"pad": "x" * 1_000_000}).encode()
+    status, answer = call(served.port, context, "PUT", f"/ledger/_local/{'b' * 22}", huge)
+    assert status == 413 and str(MAX_LOCAL_DOC) in answer["reason"]
+    for name in ("booth-pull:manager:" + "f" * 32, "../../etc", "x"):
+        status, answer = call(
+            served.port, context, "PUT", f"/ledger/_local/{name}", json.dumps(checkpoint).encode()
+        )
+        assert status in (400, 403, 404), (name, status, answer)
+
+    for n in range(MAX_LOCAL_DOCS * 3):
+        status, _ = call(
+            served.port,
+            context,
+            "PUT",
+            f"/ledger/_local/{n:024d}",
+            json.dumps({**checkpoint, "pad": "y" * (MAX_LOCAL_DOC - 200)}).encode(),
+        )
+        assert status == 201
+    stored = snapshot(served.directory).local
+    mine = {key for key in stored if key.startswith("peer:booth-1/")}
+    assert len(mine) == MAX_LOCAL_DOCS
+    assert f"peer:booth-1/{MAX_LOCAL_DOCS * 3 - 1:024d}" in mine, "the newest stay"
+    assert not any("booth-pull" in key for key in stored - mine)
+
+    other = client_context(hall.stations["booth-2"])
+    assert call(served.port, other, "GET", path)[0] == 404, "a peer reads only its own"
