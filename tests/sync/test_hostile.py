@@ -1163,3 +1163,103 @@ def test_local_documents_are_checkpoints_bounded_in_size_and_count(
 
     other = client_context(hall.stations["booth-2"])
     assert call(served.port, other, "GET", path)[0] == 404, "a peer reads only its own"
+
+
+# --- issue #16 item 1: strangers must not starve the hall's stations --------------------------
+
+
+def idle_from(source: str, port: int, count: int) -> list[socket.socket]:
+    """`count` TCP connections from `source` (a 127.x address) that never start TLS."""
+    socks = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+        socks.append(sock)
+    return socks
+
+
+def test_idle_strangers_hold_no_worker_and_a_source_only_its_share_of_handshakes(
+    hall: Hall, serve: Callable[..., Served]
+) -> None:
+    """With 4 worker slots, 40 idle connections from one address and 40 from eight others
+    used to leave a hall station no slot at all. Now they wait in the handshake pool (8 at
+    most from one address, 24 in all here, the oldest pushed out) and hold no worker: every
+    station's request is served, at once."""
+    served = serve(
+        socket_timeout=10.0,
+        request_timeout=10.0,
+        handshake_timeout=10.0,
+        max_handshakes=24,
+        max_handshakes_per_source=8,
+    )
+    assert served.server.handshakes is not None
+    strangers = idle_from("127.0.0.2", served.port, 40)
+    for n in range(8):
+        strangers += idle_from(f"127.0.3.{n + 1}", served.port, 5)
+    try:
+        deadline = time.monotonic() + 5
+        while sum(served.server.handshakes.pending().values()) < 24:
+            assert time.monotonic() < deadline, served.server.handshakes.pending()
+            time.sleep(0.05)
+        pending = served.server.handshakes.pending()
+        assert pending["127.0.0.2"] <= 8 and sum(pending.values()) <= 24, pending
+        context = client_context(hall.stations["booth-1"])
+        for _ in range(3 * SLOTS):  # more than the worker slots: none is held by a stranger
+            assert call(served.port, context, "GET", "/")[0] == 200
+        status = Peer(served.url, context, timeout=5)
+        try:
+            assert status.request("GET", "/")["booth"]["station"] == "manager"
+        finally:
+            status.close()
+        assert any("handshakes at once from 127.0.0.2" in r for r in served.server.refused)
+    finally:
+        for sock in strangers:
+            sock.close()
+
+
+def test_a_peer_that_closes_during_the_handshake_is_busy_not_a_certificate_problem() -> None:
+    """The client blamed "our certificate" when a busy peer closed the connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def close_each() -> None:
+        with contextlib.suppress(OSError):
+            for _ in range(2):
+                conn, _ = listener.accept()
+                conn.close()
+
+    thread = threading.Thread(target=close_each, daemon=True)
+    thread.start()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    try:
+        for _ in range(2):
+            peer = Peer(f"https://127.0.0.1:{port}", context, timeout=5)
+            with pytest.raises(PeerUnreachable) as caught:
+                peer.request("GET", "/")
+            peer.close()
+            assert "busy or closed the connection" in caught.value.message
+            assert "certificate" not in caught.value.message
+    finally:
+        listener.close()
+        thread.join(timeout=5)
+
+
+def test_refusals_of_strangers_are_logged_a_few_times_then_counted(
+    hall: Hall, served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One log line per refused stranger grew the log by 2.27 MB in 45 s. Now a kind of line
+    repeats at most LOG_BURST times in LOG_WINDOW seconds."""
+    from sync.server import LOG_BURST
+
+    caplog.set_level("INFO", logger="booth.sync")
+    for _ in range(60):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # plain HTTP: not a handshake
+            with contextlib.suppress(OSError):
+                sock.recv(100)
+    served.wait_refused(60)
+    lines = [r for r in caplog.records if r.name.startswith("booth.sync")]
+    assert 1 <= len(lines) <= LOG_BURST + 1, [r.getMessage() for r in lines]
+    assert call(served.port, client_context(hall.stations["booth-1"]), "GET", "/")[0] == 200
