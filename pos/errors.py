@@ -88,6 +88,7 @@ class IntegrityFailure(BoothError):
     """A ledger, event or signed payload fails verification."""
 
     exit_code = 4
+    event: str | None = None  # the refused event, as ORIGIN:SEQ, when one event was refused
 
 
 class ForkDetected(IntegrityFailure):
@@ -97,6 +98,7 @@ class ForkDetected(IntegrityFailure):
         super().__init__(f"fork: origin {origin} seq {seq} differs from the event already held")
         self.origin = origin
         self.seq = seq
+        self.event = f"{origin}:{seq}"
 
 
 class PluginError(BoothError):

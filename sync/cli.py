@@ -12,7 +12,7 @@ import click
 
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.cli.progress import progress_bar
-from pos.errors import BadInput
+from pos.errors import BadInput, IntegrityFailure
 from pos.ledger import heads, replication
 from pos.services.station import Station
 
@@ -120,6 +120,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
 
     results: list[dict[str, Any]] = []
     failed = False
+    refused = 0
     with state(ctx).open_station() as st:
         urls = list(peers) or replication.peer_urls(st.ledger.conn)
         if not urls:
@@ -131,12 +132,13 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
                 with progress_bar(ctx, f"Pulling from {url}") as progress:
                     result = pull(st.ledger, peer, progress=progress)
                 results.append(summary(result))
+                refused += result.refused
                 with st.ledger.transaction():
                     record_contact(
                         st.ledger,
                         url,
                         station=result.station,
-                        error=None,
+                        error=_refused_note(result.refused, result.refused_events),
                         pulled=result.applied,
                         source="static",
                         heads=result.heads,
@@ -147,21 +149,33 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
                 failed = True
             finally:
                 peer.close()
-    emit(
-        ctx,
-        results,
-        lambda: "\n".join(
-            f"{r['peer']}: "
-            + (
-                f"ERROR {r['error']}"
-                if "error" in r
-                else f"{r['applied']} new of {r['received']} from {r['station']}"
-            )
-            for r in results
-        ),
-    )
+    emit(ctx, results, lambda: "\n".join(_pull_lines(r) for r in results))
+    if refused:
+        # loud: a peer sent events that fail verification (signature, chain or body)
+        click.echo(
+            f"booth: {refused} event(s) from peers refused, nothing of them stored (each "
+            "recorded as an incident; see 'booth exception list'); the rest was taken in",
+            err=True,
+        )
+        ctx.exit(IntegrityFailure.exit_code)
     if failed:
         ctx.exit(3)
+
+
+def _refused_note(refused: int, events: list[str]) -> str | None:
+    """What `sync status` shows of a pull that refused events (None: nothing refused)."""
+    if not refused:
+        return None
+    return f"refused {refused} event(s): {', '.join(events)}"
+
+
+def _pull_lines(r: dict[str, Any]) -> str:
+    if "error" in r:
+        return f"{r['peer']}: ERROR {r['error']}"
+    line = f"{r['peer']}: {r['applied']} new of {r['received']} from {r['station']}"
+    if r["refused"]:
+        line += f"; REFUSED {r['refused']}: " + "; ".join(r["refusals"])
+    return line
 
 
 @sync.command("status")
@@ -352,7 +366,6 @@ def sync_upstream_push(ctx: click.Context) -> None:
 def sync_upstream_pull(ctx: click.Context) -> None:
     """Take in every event the head office holds that this station lacks, each checked as from
     any peer; never writes to the head office. Exits 4 after the pull if anything was refused."""
-    from pos.errors import IntegrityFailure
     from sync.upstream_pull import pull
 
     with (

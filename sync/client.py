@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE
 from pos.services.station import TLS_DIR
-from sync.errors import PeerRefused, PeerUnreachable
+from sync.errors import PeerRefused, PeerUnreachable, SyncError
 
 TIMEOUT = 30.0
 CONNECT_TIMEOUT = 3.0  # a peer behind a cut LAN: fail fast, the round moves on
@@ -47,6 +47,39 @@ def read_body(response: http.client.HTTPResponse, limit: int | None = None) -> b
         chunks.append(chunk)
         size += len(chunk)
     return b"".join(chunks)
+
+
+# TLS alerts a server sends when it refuses the certificate we showed (OpenSSL's reasons)
+_CERTIFICATE_ALERTS = (
+    "BAD_CERTIFICATE",
+    "CERTIFICATE_REQUIRED",
+    "CERTIFICATE_UNKNOWN",
+    "UNKNOWN_CA",
+    "CERTIFICATE_REVOKED",
+    "CERTIFICATE_EXPIRED",
+    "UNSUPPORTED_CERTIFICATE",
+    "ACCESS_DENIED",
+    "DECRYPT_ERROR",
+)
+
+
+def tls_failure(url: str, exc: ssl.SSLError) -> SyncError:
+    """What a failed TLS exchange with `url` means, said the right way round: its certificate
+    is not of this hall, it refused ours, or (most often under load) it was busy and closed the
+    connection, which is no certificate problem at all."""
+    reason = str(exc.reason or exc)
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return PeerRefused(
+            f"{url} is not of this hall: its certificate does not verify "
+            f"({exc.verify_message or reason})"
+        )
+    if any(alert in reason.upper() for alert in _CERTIFICATE_ALERTS):
+        return PeerRefused(f"{url} refused our certificate or is not of this hall: {reason}")
+    return PeerUnreachable(busy(url, reason))
+
+
+def busy(url: str, detail: str) -> str:
+    return f"{url} was busy or closed the connection; try again ({detail})"
 
 
 def encode_json(body: Any) -> bytes | None:
@@ -169,9 +202,9 @@ class Peer(Connection):
         try:
             response, raw = self.exchange(method, self.base + path, data, headers, MAX_RESPONSE)
         except ssl.SSLError as exc:
-            raise PeerRefused(
-                f"{self.url} refused our certificate or is not of this hall: {exc.reason or exc}"
-            ) from None
+            raise tls_failure(self.url, exc) from None
+        except (ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected) as exc:
+            raise PeerUnreachable(busy(self.url, str(exc) or type(exc).__name__)) from None
         except (OSError, http.client.HTTPException) as exc:
             raise PeerUnreachable(f"{self.url}: {exc}") from None
         self.bytes_sent += len(data or b"") + len(path) + 64

@@ -11,6 +11,7 @@ and reason; the server sends it as the answer.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,8 +25,15 @@ from sync.errors import BadDocument, PeerRefused, UpstreamRefused
 
 DB_NAME = "ledger"
 MAX_BATCH = 10_000
-MAX_LOCAL_ID = 200
-MAX_LOCAL_DOC = 1_000_000
+# `_local` documents a peer may keep here: the checkpoints of a CouchDB-protocol replicator
+# (PouchDB: "_local/" + a base64 MD5 with '/' as '.' and '+' as '_'; CouchDB: 32 hex digits),
+# each at most MAX_LOCAL_DOC bytes, at most MAX_LOCAL_DOCS of them per peer (a new one beyond
+# that replaces the peer's least recently written). Booth's own replicator keeps its
+# checkpoints in its own ledger and never writes one to a peer.
+MAX_LOCAL_ID = 64
+MAX_LOCAL_DOC = 64 * 1024
+MAX_LOCAL_DOCS = 8
+_CHECKPOINT_ID = re.compile(r"[A-Za-z0-9._=+-]{16,64}")
 MAX_HEADS = 10_000
 
 Lookup = Callable[[str, int], Event | None]  # the event held under (origin, seq), if any
@@ -236,8 +244,16 @@ def bulk_docs_errors(
 
 
 def check_local_id(local_id: str) -> str:
+    """A `_local` id a peer may write: a replicator's checkpoint id, nothing else."""
     if len(local_id) > MAX_LOCAL_ID:
         raise bad_request("id too long")
+    if not _CHECKPOINT_ID.fullmatch(local_id):
+        raise ProtocolError(
+            HTTPStatus.FORBIDDEN,
+            "forbidden",
+            f"_local/{local_id[:80]} is not a replication checkpoint: only a replicator's "
+            "checkpoints are kept here",
+        )
     return local_id
 
 
@@ -248,9 +264,17 @@ def next_local_rev(current: str | None) -> str:
 
 
 def local_doc(local_id: str, body: Any, rev: str) -> dict[str, Any]:
-    """The `_local` document to store from a PUT's body."""
-    if not isinstance(body, dict) or len(json.dumps(body)) > MAX_LOCAL_DOC:
+    """The `_local` document to store from a PUT's body: a replicator's checkpoint, an object of
+    at most MAX_LOCAL_DOC bytes."""
+    if not isinstance(body, dict):
         raise bad_request("a local doc is an object")
+    size = len(json.dumps(body, separators=(",", ":")))
+    if size > MAX_LOCAL_DOC:
+        raise ProtocolError(
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            "too_large",
+            f"a checkpoint of {size} bytes is above {MAX_LOCAL_DOC}",
+        )
     return {**body, "_id": f"_local/{local_id}", "_rev": rev}
 
 

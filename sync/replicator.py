@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pos.clock import Clock, SystemClock
@@ -32,6 +32,8 @@ class PullResult:
     bytes_sent: int = 0
     bytes_received: int = 0
     heads: dict[str, int] | None = None  # the peer's last seq per origin, as it said
+    refusals: list[str] = field(default_factory=list)  # why, for the first few refused
+    refused_events: list[str] = field(default_factory=list)  # ORIGIN:SEQ of the first few
 
 
 class PeerLog:
@@ -90,6 +92,8 @@ def pull(
         bytes_sent=peer.bytes_sent,
         bytes_received=peer.bytes_received,
         heads=followed.source.heads,
+        refusals=followed.refusals,
+        refused_events=followed.refused_events,
     )
 
 
@@ -123,6 +127,9 @@ def summary(result: PullResult) -> dict[str, Any]:
         "station": result.station,
         "received": result.received,
         "applied": result.applied,
+        "refused": result.refused,
+        "refused_events": result.refused_events,
+        "refusals": result.refusals,
         "since": result.since,
         "bytes_sent": result.bytes_sent,
         "bytes_received": result.bytes_received,

@@ -12,12 +12,14 @@ import contextlib
 import hashlib
 import json
 import logging
+import selectors
 import socket
+import socketserver
 import sqlite3
 import ssl
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -43,8 +45,209 @@ REQUEST_TIMEOUT = 120.0  # one request's headers and body must arrive within thi
 # A hall's station completes its handshake in milliseconds; anyone slower holds a connection
 # slot without having shown a certificate, so is cut sooner.
 HANDSHAKE_TIMEOUT = 10.0
-MAX_CONNECTIONS = 64
+MAX_CONNECTIONS = 64  # worker threads: connections that showed a hall certificate, only
+# Connections still in their TLS handshake: each holds a file descriptor and a place here, never
+# a thread. Past the cap per source address that address's oldest goes; past the pool's cap, the
+# oldest of the address holding the most.
+MAX_HANDSHAKES = 256
+MAX_HANDSHAKES_PER_SOURCE = 16
 LONGPOLL_MAX = 60.0
+LOG_WINDOW = 10.0  # seconds: a kind of log line repeats at most LOG_BURST times in each
+LOG_BURST = 5
+
+
+class LogThrottle:
+    """Repeated log lines, rate-limited: of each kind at most `burst` lines per `window`
+    seconds, then one line saying how many more there were (a flood of strangers must not fill
+    the disk: 2.27 MB of log in 45 s before this)."""
+
+    def __init__(
+        self, logger: logging.Logger, *, window: float = LOG_WINDOW, burst: int = LOG_BURST
+    ):
+        self.logger, self.window, self.burst = logger, window, burst
+        self._lock = threading.Lock()
+        self._kinds: dict[str, list[float]] = {}  # kind -> [window start, lines, left out]
+
+    def log(self, level: int, kind: str, message: str, *args: Any, exc_info: Any = None) -> None:
+        now = time.monotonic()
+        with self._lock:
+            state = self._kinds.setdefault(kind, [now, 0, 0])
+            if now - state[0] >= self.window:
+                if state[2]:
+                    self.logger.log(
+                        level,
+                        "(%d more %r lines in the last %.0f s)",
+                        state[2],
+                        kind,
+                        now - state[0],
+                    )
+                state[:] = [now, 0, 0]
+            if state[1] >= self.burst:
+                state[2] += 1
+                return
+            state[1] += 1
+        self.logger.log(level, message, *args, exc_info=exc_info)
+
+
+@dataclass(eq=False)
+class _Handshake:
+    tls: ssl.SSLSocket
+    address: Any
+    deadline: float
+
+
+class Handshakes:
+    """The TLS handshakes of accepted connections, on one thread of their own, none blocking:
+    a stranger that connects and sends nothing (or a byte now and then) holds a file descriptor
+    and a place in this bounded pool until its deadline, never a worker thread. `done` takes
+    each connection whose handshake completed (a hall certificate verified); `refused` is told
+    of each that failed, timed out or was pushed out."""
+
+    def __init__(
+        self,
+        context: ssl.SSLContext,
+        *,
+        timeout: float,
+        done: Callable[[ssl.SSLSocket, Any], None],
+        refused: Callable[[Any, str], None],
+        limit: int = MAX_HANDSHAKES,
+        per_source: int = MAX_HANDSHAKES_PER_SOURCE,
+        throttle: LogThrottle | None = None,
+    ) -> None:
+        self.throttle = throttle or LogThrottle(log)
+        self.context, self.timeout = context, timeout
+        self.done, self.refused = done, refused
+        self.limit, self.per_source = limit, per_source
+        self._selector = selectors.DefaultSelector()
+        self._wake_in, self._wake_out = socket.socketpair()
+        self._wake_in.setblocking(False)
+        self._wake_out.setblocking(False)
+        self._selector.register(self._wake_in, selectors.EVENT_READ, None)
+        self._incoming: deque[tuple[socket.socket, Any]] = deque()
+        self._lock = threading.Lock()
+        self._pending: dict[ssl.SSLSocket, _Handshake] = {}  # oldest first
+        self._sources: Counter[str] = Counter()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="booth-handshakes", daemon=True)
+        self._thread.start()
+
+    def pending(self) -> Counter[str]:
+        """How many handshakes are in progress, per source address (a snapshot)."""
+        return Counter(self._sources)
+
+    def add(self, raw: socket.socket, address: Any) -> None:
+        """From the accepting thread: a new connection, its handshake to be done here."""
+        with self._lock:
+            if self._stop:
+                raw.close()
+                return
+            self._incoming.append((raw, address))
+        self._wake()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop = True
+        self._wake()
+        self._thread.join(timeout=5)
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):  # full: it is awake already
+            self._wake_out.send(b"\0")
+
+    def _run(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    if self._stop:
+                        break
+                    incoming = list(self._incoming)
+                    self._incoming.clear()
+                for raw, address in incoming:
+                    self._start(raw, address)
+                now = time.monotonic()
+                for item in [h for h in self._pending.values() if h.deadline <= now]:
+                    self._end(item, f"no TLS handshake within {self.timeout}s (timed out)")
+                oldest = next(iter(self._pending.values()), None)
+                wait = 0.5 if oldest is None else max(0.0, min(0.5, oldest.deadline - now))
+                for key, _ in self._selector.select(wait):
+                    if key.data is None:
+                        with contextlib.suppress(OSError):
+                            while self._wake_in.recv(4096):
+                                pass
+                    else:
+                        self._step(key.data)
+        finally:
+            for item in list(self._pending.values()):
+                self._close(item)
+            self._selector.close()
+            self._wake_in.close()
+            self._wake_out.close()
+
+    def _start(self, raw: socket.socket, address: Any) -> None:
+        source = str(address[0])
+        if self._sources[source] >= self.per_source:
+            first = next(h for h in self._pending.values() if h.address[0] == source)
+            self._end(first, f"more than {self.per_source} handshakes at once from {source}")
+        if len(self._pending) >= self.limit:
+            busiest = self._sources.most_common(1)[0][0]
+            first = next(h for h in self._pending.values() if h.address[0] == busiest)
+            self._end(first, f"more than {self.limit} handshakes at once")
+        try:
+            raw.setblocking(False)
+            tls = self.context.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
+        except (OSError, ValueError) as exc:
+            raw.close()
+            self.refused(address, str(exc) or type(exc).__name__)
+            return
+        item = _Handshake(tls, address, time.monotonic() + self.timeout)
+        self._pending[tls] = item
+        self._sources[source] += 1
+        self._selector.register(tls, selectors.EVENT_READ, item)
+        self._step(item)
+
+    def _step(self, item: _Handshake) -> None:
+        try:
+            item.tls.do_handshake()
+        except ssl.SSLWantReadError:
+            self._selector.modify(item.tls, selectors.EVENT_READ, item)
+            return
+        except ssl.SSLWantWriteError:
+            self._selector.modify(item.tls, selectors.EVENT_WRITE, item)
+            return
+        except (ssl.SSLError, OSError) as exc:
+            self._end(item, str(exc) or type(exc).__name__)
+            return
+        self._forget(item)
+        try:
+            item.tls.setblocking(True)
+            self.done(item.tls, item.address)
+        except Exception:  # the connection is lost, the pool goes on
+            self.throttle.log(
+                logging.WARNING, "handoff", "a connection could not be served", exc_info=True
+            )
+            with contextlib.suppress(OSError):
+                item.tls.close()
+
+    def _forget(self, item: _Handshake) -> None:
+        if self._pending.pop(item.tls, None) is not None:
+            source = str(item.address[0])
+            self._sources[source] -= 1
+            if self._sources[source] <= 0:
+                del self._sources[source]
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._selector.unregister(item.tls)
+
+    def _close(self, item: _Handshake) -> None:
+        self._forget(item)
+        with contextlib.suppress(OSError):
+            # the plain socket's shutdown: no TLS alert is owed to a stranger
+            socket.socket.shutdown(item.tls, socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            item.tls.close()
+
+    def _end(self, item: _Handshake, reason: str) -> None:
+        self._close(item)
+        self.refused(item.address, reason)
 
 
 def server_context(station_dir: Path) -> ssl.SSLContext:
@@ -81,6 +284,8 @@ class ReplicationServer(ThreadingHTTPServer):
         request_timeout: float = REQUEST_TIMEOUT,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
+        max_handshakes: int = MAX_HANDSHAKES,
+        max_handshakes_per_source: int = MAX_HANDSHAKES_PER_SOURCE,
         station_view: Station | None = None,
     ) -> None:
         self.station_view = station_view  # for requests that act as this station (release)
@@ -96,14 +301,24 @@ class ReplicationServer(ThreadingHTTPServer):
         self.slots = threading.BoundedSemaphore(max_connections)
         self.local = threading.local()
         self.refused: deque[str] = deque(maxlen=1000)  # the latest: a flood cannot grow it
+        self.throttle = LogThrottle(log)  # what strangers cause is logged a few times a window
         # Connections reading a handshake or a request, and when they must be done: a peer that
         # trickles bytes never trips the per-read timeout, so serve_forever's loop cuts it.
         self._deadlines: dict[socket.socket, float] = {}
         self._deadlines_lock = threading.Lock()
         super().__init__(address, ReplicationHandler)
+        # Strangers never reach a worker thread: the handshake pool takes every connection
+        # first, and only one that showed a hall certificate gets one of the slots.
+        self.handshakes: Handshakes | None = None
         if tls:
-            self.socket = server_context(station_dir).wrap_socket(
-                self.socket, server_side=True, do_handshake_on_connect=False
+            self.handshakes = Handshakes(
+                server_context(station_dir),
+                timeout=min(self.handshake_timeout, socket_timeout),
+                done=self._authenticated,
+                refused=self._refused_handshake,
+                limit=max_handshakes,
+                per_source=max_handshakes_per_source,
+                throttle=self.throttle,
             )
 
     def set_deadline(self, conn: socket.socket, seconds: float | None) -> None:
@@ -121,20 +336,60 @@ class ReplicationServer(ThreadingHTTPServer):
             for conn in late:
                 del self._deadlines[conn]
         for conn in late:
-            log.warning("cut a connection: no complete request in %ss", self.request_timeout)
+            self.throttle.log(
+                logging.WARNING,
+                "cut",
+                "cut a connection: no complete request in %ss",
+                self.request_timeout,
+            )
             # the plain socket's shutdown (not SSLSocket's): the reading thread sees EOF
             with contextlib.suppress(OSError):
                 socket.socket.shutdown(conn, socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        log.info("connection from %s ended with an error", client_address, exc_info=True)
+        self.throttle.log(
+            logging.INFO,
+            "error",
+            "connection from %s ended with an error",
+            client_address,
+            exc_info=True,
+        )
 
     def process_request(self, request: Any, client_address: Any) -> None:
+        if self.handshakes is not None:
+            self.handshakes.add(request, client_address)  # its handshake first, off this thread
+        else:
+            self._authenticated(request, client_address)
+
+    def _authenticated(self, request: Any, client_address: Any) -> None:
+        """A connection that may be served (its hall certificate verified): a worker thread,
+        if one of the slots is free."""
         if not self.slots.acquire(blocking=False):
-            log.warning("refused %s: too many connections", client_address)
+            self.throttle.log(
+                logging.WARNING, "busy", "refused %s: too many connections", client_address
+            )
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        try:
+            socketserver.ThreadingMixIn.process_request(self, request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def _refused_handshake(self, client_address: Any, reason: str) -> None:
+        self.refused.append(f"{client_address[0]}: {reason}")
+        self.throttle.log(
+            logging.WARNING,
+            "handshake",
+            "refused %s: TLS handshake failed: %s",
+            client_address[0],
+            reason,
+        )
+
+    def server_close(self) -> None:
+        if self.handshakes is not None:
+            self.handshakes.stop()
+        super().server_close()
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
@@ -173,22 +428,9 @@ class ReplicationHandler(BaseHTTPRequestHandler):
     # --- plumbing -----------------------------------------------------------------------------
 
     def setup(self) -> None:
-        limit = self.server.handshake_timeout
-        self.request.settimeout(min(self.server.socket_timeout, limit))
-        self.server.set_deadline(self.request, limit)
-        started = time.monotonic()
+        # The TLS handshake is done (sync.server.Handshakes): a hall certificate was shown.
+        self.request.settimeout(self.server.socket_timeout)
         super().setup()
-        if isinstance(self.connection, ssl.SSLSocket):
-            try:
-                self.connection.do_handshake()
-            except (ssl.SSLError, OSError) as exc:
-                reason = str(exc) or type(exc).__name__
-                if time.monotonic() - started >= limit:
-                    reason = f"no TLS handshake within {limit}s ({reason})"
-                self.server.refused.append(f"{self.client_address[0]}: {reason}")
-                log.warning("refused %s: TLS handshake failed: %s", self.client_address[0], reason)
-                self.close_connection = True
-                raise ConnectionAbortedError from None
         self.request.settimeout(self.server.socket_timeout)  # StreamRequestHandler keeps it
 
     def handle_one_request(self) -> None:
@@ -423,21 +665,28 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         return HTTPStatus.CREATED, {"ok": True, "instance_start_time": "0"}
 
     def _local_get(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
-        doc = replication.local_doc(self.server.reader(), parts[2])
+        key = replication.peer_local_key(self._peer(), parts[2])
+        doc = replication.local_doc(self.server.reader(), key)
         if doc is None:
             raise HttpError(HTTPStatus.NOT_FOUND, "not_found", "missing")
         return HTTPStatus.OK, doc
 
     def _local_put(self, parts: list[str], query: dict[str, str]) -> tuple[HTTPStatus, Any]:
+        """A peer's replication checkpoint, kept apart from every other peer's and from this
+        station's own (each peer reads and writes only its own), bounded in size and count."""
+        body = self._body() if self.command == "PUT" else None
         local_id = protocol.check_local_id(parts[2])
-        with self.server.write_lock:
-            conn = self.server.ledger.conn
-            rev = protocol.next_local_rev(replication.local_rev(conn, local_id))
+        key = replication.peer_local_key(self._peer(), local_id)
+        ledger = self.server.ledger
+        with self.server.write_lock, ledger.transaction():
+            rev = protocol.next_local_rev(replication.local_rev(ledger.conn, key))
             if self.command == "DELETE":
-                replication.delete_local_doc(conn, local_id)
+                replication.delete_local_doc(ledger.conn, key)
                 return HTTPStatus.OK, protocol.local_written(local_id, rev)
-            doc = protocol.local_doc(local_id, self._body(), rev)
-            replication.put_local_doc(conn, local_id, doc, rev=rev)
+            doc = protocol.local_doc(local_id, body, rev)
+            replication.put_peer_local_doc(
+                ledger.conn, key, doc, rev=rev, keep=protocol.MAX_LOCAL_DOCS
+            )
         return HTTPStatus.CREATED, protocol.local_written(local_id, rev)
 
 

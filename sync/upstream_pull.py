@@ -46,6 +46,7 @@ class UpstreamPullResult:
     bytes_sent: int = 0
     bytes_received: int = 0
     refusals: list[str] = field(default_factory=list)
+    refused_events: list[str] = field(default_factory=list)  # ORIGIN:SEQ of refused events
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class UpstreamPullResult:
             "bytes_sent": self.bytes_sent,
             "bytes_received": self.bytes_received,
             "refusals": self.refusals,
+            "refused_events": self.refused_events,
         }
 
 
@@ -177,6 +179,7 @@ def pull(
         result.applied = followed.applied
         result.refused = followed.refused
         result.refusals = followed.refusals
+        result.refused_events = followed.refused_events
     finally:
         result.requests = upstream.requests
         result.bytes_sent, result.bytes_received = upstream.bytes_sent, upstream.bytes_received

@@ -421,12 +421,13 @@ def test_a_rebuild_does_not_forget_a_truncated_tail(hall_dir: Path) -> None:
     assert f"truncated: manager:{last}" in result.stderr
 
 
-def test_a_body_no_projection_understands_is_kept_and_reported(
+def test_a_body_that_does_not_fit_its_kind_is_refused_and_recorded(
     manager_ledger: Ledger, booth_events: list[Event], tmp_path: Path
 ) -> None:
+    """Signed by booth-1's own key, as a buggy build (or a thief of its key) would make it: its
+    projection could not take it, so it is refused like a bad signature (issue #16, item 3)."""
     for event in booth_events:
         manager_ledger.apply(event)
-    # Signed by booth-1's own key, as a station running a buggy build would have made it.
     key = StationKey.from_hex((tmp_path / "booth-1" / "station.key").read_text())
     last = booth_events[-1]
     odd = Event.create(
@@ -438,9 +439,10 @@ def test_a_body_no_projection_understands_is_kept_and_reported(
         prev=last.hash,
         body={"not": "a sale"},
     )
-    assert manager_ledger.apply(odd) is True
-    errors = manager_ledger.conn.execute("SELECT origin, seq, type FROM p_projection_errors")
-    assert errors.fetchall() == [("booth-1", odd.seq, "TicketsSold")]
     rows = manager_ledger.projection_rows()
-    manager_ledger.rebuild()
+    with pytest.raises(IntegrityFailure, match="does not fit TicketsSold: serial: is missing"):
+        manager_ledger.apply(odd)
+    assert manager_ledger.get("booth-1", odd.seq) is None
     assert manager_ledger.projection_rows() == rows
+    incidents = [(i["kind"], i["origin"], i["seq"]) for i in manager_ledger.incidents()]
+    assert incidents == [("bad-body", "booth-1", odd.seq)]

@@ -93,11 +93,14 @@ class Followed(Generic[P]):
     applied: int = 0
     refused: int = 0  # events refused and documents that are not events
     refusals: list[str] = field(default_factory=list)  # the first MAX_MESSAGES of them
+    refused_events: list[str] = field(default_factory=list)  # their ORIGIN:SEQ, as many
 
-    def refuse(self, messages: list[str]) -> None:
+    def refuse(self, messages: list[str], events: list[str] | None = None) -> None:
         self.refused += len(messages)
         room = MAX_MESSAGES - len(self.refusals)
         self.refusals.extend(messages[: max(room, 0)])
+        room = MAX_MESSAGES - len(self.refused_events)
+        self.refused_events.extend((events or [])[: max(room, 0)])
 
 
 def follow(
@@ -169,7 +172,10 @@ def follow(
                         ledger.conn, key, replication.pull_checkpoint(resume, clock.now())
                     )
             result.applied += applied
-            result.refuse([refusal.message for refusal in refusals])
+            result.refuse(
+                [refusal.message for refusal in refusals],
+                [refusal.event for refusal in refusals if refusal.event is not None],
+            )
             if progress is not None:
                 done = result.applied + result.refused
                 progress(min(done, total) if total else done, total)

@@ -109,6 +109,29 @@ def put_local_doc(
     )
 
 
+PEER_LOCAL_PREFIX = "peer:"
+
+
+def peer_local_key(peer: str, local_id: str) -> str:
+    """Where the `_local` document `local_id` of the peer station `peer` is kept: apart from
+    this station's own checkpoints and from every other peer's."""
+    return f"{PEER_LOCAL_PREFIX}{peer}/{local_id}"
+
+
+def put_peer_local_doc(
+    conn: sqlite3.Connection, key: str, doc: dict[str, Any], *, rev: str, keep: int
+) -> None:
+    """Store a peer's `_local` document under `key` (from `peer_local_key`); of that peer's,
+    only the `keep` most recently written stay."""
+    put_local_doc(conn, key, doc, rev=rev)
+    prefix = key[: key.index("/") + 1]
+    conn.execute(
+        "DELETE FROM sync_local WHERE substr(id, 1, ?) = ? AND rowid NOT IN ("
+        "SELECT rowid FROM sync_local WHERE substr(id, 1, ?) = ? ORDER BY rowid DESC LIMIT ?)",
+        (len(prefix), prefix, len(prefix), prefix, keep),
+    )
+
+
 def delete_local_doc(conn: sqlite3.Connection, local_id: str) -> None:
     conn.execute("DELETE FROM sync_local WHERE id = ?", (local_id,))
 

@@ -22,6 +22,7 @@ from sqlite_utils import Database
 from pos.clock import Clock, SystemClock
 from pos.domain import hlc
 from pos.domain.canonical import NotCanonical
+from pos.domain.event_schemas import body_problem
 from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
 from pos.ledger import requests
 from pos.ledger.events import GENESIS, Event
@@ -268,6 +269,9 @@ class Ledger:
                 )
             except NotCanonical as exc:
                 raise BadInput(kind, str(exc)) from None
+            problem = body_problem(kind, event.body)
+            if problem is not None:  # a bug of the command that made it: nothing is stored
+                raise BadInput(kind, f"the event's body does not fit its kind: {problem}")
             self._store(event)
             requests.claim_in_transaction(self.conn, event.origin, event.seq, event.hlc)
         return event
@@ -276,8 +280,9 @@ class Ledger:
         """Take in another station's event. True if new; False if already held (a no-op).
 
         Refused (recorded as an incident, nothing stored): a bad hash or signature, an origin
-        with no certificate, a gap in the origin's sequence, or a fork (a different event under a
-        key already held, or one that does not follow the origin's last event).
+        with no certificate, a gap in the origin's sequence, a fork (a different event under a
+        key already held, or one that does not follow the origin's last event), or a body that
+        does not fit its kind's schema (pos.domain.event_schemas: signed by a stolen key, say).
         """
         nested = self.conn.in_transaction
         try:
@@ -290,6 +295,7 @@ class Ledger:
                 if held is not None:
                     raise _Refusal("fork", f"held hash {held.hash}", event)
                 self._check_follows(event)
+                self._check_body(event)
                 self._store(event, strict=False)
         except _Refusal as refusal:
             if not nested:
@@ -339,6 +345,7 @@ class Ledger:
                         raise _Refusal(
                             "fork", f"prev {event.prev} but the head is {head[1]}", event
                         )
+                    self._check_body(event)
                     heads[event.origin] = (event.seq, event.hash)
                     accepted.append(event)
                 except _Refusal as refusal:
@@ -369,6 +376,14 @@ class Ledger:
         if not event.signed_by(key):
             raise _Refusal("bad-signature", "its signature does not verify", event)
 
+    @staticmethod
+    def _check_body(event: Event) -> None:
+        """The body against its kind's schema: a signed body no projection can take (a sale of
+        -5 tickets, signed by a stolen key) is refused like a bad signature."""
+        problem = body_problem(event.kind, event.body)
+        if problem is not None:
+            raise _Refusal("bad-body", f"its body does not fit {event.kind}: {problem}", event)
+
     def _check_follows(self, event: Event) -> None:
         last_seq, last_hash = self.head(event.origin)
         if event.seq != last_seq + 1:
@@ -388,6 +403,20 @@ class Ledger:
 
     def incidents(self) -> list[dict[str, Any]]:
         return [dict(row) for row in self.db.query("SELECT * FROM incidents ORDER BY id")]
+
+    def refused_events(self, kinds: Iterable[str]) -> list[tuple[str, int, str, str, str, str]]:
+        """Events refused here as evidence of a forged or misused key (incidents of `kinds`),
+        once each, first refusal first: (origin, seq, incident kind, event type, detail,
+        recorded at)."""
+        wanted = sorted(set(kinds))
+        marks = ", ".join("?" for _ in wanted)
+        rows = self.conn.execute(
+            "SELECT origin, seq, kind, coalesce(json_extract(evidence, '$.type'), '?'), detail, "
+            f"recorded_at FROM incidents WHERE id IN (SELECT min(id) FROM incidents "
+            f"WHERE kind IN ({marks}) GROUP BY origin, seq) ORDER BY id",
+            wanted,
+        )
+        return [(str(o), int(s), str(k), str(t), str(d), str(r)) for o, s, k, t, d, r in rows]
 
     def public_key(self, origin: str) -> PublicKey | None:
         """The key that signs `origin`'s events, from its certificate in the log."""
@@ -521,9 +550,11 @@ class _Refusal(Exception):
     def error(self) -> IntegrityFailure:
         if self.kind == "fork":
             return ForkDetected(self.event.origin, self.event.seq)
-        return IntegrityFailure(
+        error = IntegrityFailure(
             f"refused event {self.event.origin}:{self.event.seq} ({self.event.kind}): {self.detail}"
         )
+        error.event = f"{self.event.origin}:{self.event.seq}"
+        return error
 
 
 class SignatureCheck:

@@ -4,7 +4,10 @@ with a note, once. Each is named by the event behind it (ORIGIN:SEQ):
 - flags a station raised (double payment, probable counterfeit, device not returned): the flag;
 - a ticket two stations paid while cut apart (`p_paid_twice`): the second payment;
 - a purchase rule D would have refused had the station known (found after sync): the purchase;
-- a near match to a worker that was refused until a manager decides: the refusal.
+- a near match to a worker that was refused until a manager decides: the refusal;
+- an event another station's key signed that this station refused as evidence of a stolen or
+  misused key (a body that does not fit its kind, a bad signature or hash, a certificate the
+  hall did not sign): the refused event, which is not stored (its incident holds it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from pos.ledger.projections import winners as winners_read
 from pos.services.station import Station
 
 DECISIONS = ("accepted", "rejected", "noted")
+# Incidents a manager must see: what a peer sent that only a forged or misused key makes.
+EVIDENCE_INCIDENTS = ("bad-body", "bad-signature", "bad-hash", "bad-certificate")
 
 
 def parse_ref(text: str) -> tuple[str, int]:
@@ -71,6 +76,9 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     for origin, seq, rule, buyer, serial, reason, day in roster_read.near_matches(conn):
         subject = f"{buyer} for {serial}"
         yield _item(origin, seq, "near-match", subject, f"{reason} (rule {rule})", day)
+    for origin, seq, incident, kind, detail, at in st.ledger.refused_events(EVIDENCE_INCIDENTS):
+        subject = f"{kind} {origin}:{seq} refused"
+        yield _item(origin, seq, f"refused-{incident}", subject, detail, at)
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:

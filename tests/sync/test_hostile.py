@@ -1010,3 +1010,256 @@ def test_changes_that_never_advance_end_the_pull(
     with pytest.raises(PeerRefused, match="advance"):
         pull_from(hall, puller, peer, batch=1)
     assert answers[0] <= 2
+
+
+# --- issue #16: bodies that do not fit their kind, and refusals that are loud -------------------
+
+
+def a_stolen_key_sale(hall: Hall, after: Event, **changes: Any) -> Event:
+    """The next event of `after`'s origin: a sale signed with its (stolen) key, whose body is
+    `changes` over a well-formed sale's."""
+    body = {
+        "serial": "D-MANAGER",
+        "qty": -5,
+        "price": 100,
+        "amount": -500,
+        "receipt": 99,
+        "session": "2026-11-28/1",
+        "bin": "drawer-1",
+        "seller": "S1",
+        **changes,
+    }
+    return Event.create(
+        station_key(hall.stations[after.origin]),
+        origin=after.origin,
+        seq=after.seq + 1,
+        kind="TicketsSold",
+        hlc=after.hlc,
+        prev=after.hash,
+        body=body,
+    )
+
+
+def test_a_signed_body_that_does_not_fit_its_kind_is_refused_recorded_and_raised(
+    hall: Hall, fake: Callable[..., FakePeer], puller: Ledger
+) -> None:
+    """Item 3: a stolen manager key signs a sale of -5 tickets. It is refused like a bad
+    signature (nothing stored, the rest of the page taken in), recorded as an incident, and
+    listed for the manager as an exception."""
+    event = a_new_manager_event(hall)
+    bad = a_stolen_key_sale(hall, event)
+    peer = fake(lambda handler: send(handler, 200, changes(event, bad)))
+    before = snapshot(hall.stations["booth-1"])
+    result = pull_from(hall, puller, peer)
+    assert (result.received, result.applied, result.refused) == (2, 1, 1)
+    assert result.refused_events == [f"manager:{bad.seq}"]
+    assert "qty: is -5" in result.refusals[0]
+    after = snapshot(hall.stations["booth-1"])
+    assert after.events == before.events | {(event.origin, event.seq, event.hash)}
+    assert after.incidents == (*before.incidents, ("bad-body", "manager", bad.seq))
+    from pos.services.exceptions import open_exceptions
+
+    with Station(hall.stations["booth-1"], environ=ENVIRON) as st:
+        listed = [e for e in open_exceptions(st) if e["kind"] == "refused-bad-body"]
+    assert [e["exception"] for e in listed] == [f"manager:{bad.seq}"]
+    assert "TicketsSold" in listed[0]["subject"] and "qty" in listed[0]["detail"]
+
+
+def test_a_bad_body_offered_to_the_server_stores_nothing(hall: Hall, served: Served) -> None:
+    """Item 3, pushed: `_bulk_docs` refuses it with its reason, and records it."""
+    booth = hall.stations["booth-1"]
+    events = station_events(booth, "booth-1")
+    bad = a_stolen_key_sale(hall, events[-1], serial="D-BOOTH-1", amount=-500)
+    context = client_context(booth)
+    assert call(served.port, context, "POST", "/ledger/_bulk_docs", bulk(*events))[0] == 201
+    before = snapshot(served.directory)
+    status, answer = call(served.port, context, "POST", "/ledger/_bulk_docs", bulk(bad))
+    assert status == 201 and answer[0]["id"] == docs.doc_id("booth-1", bad.seq)
+    assert "does not fit TicketsSold" in answer[0]["reason"]
+    after = snapshot(served.directory)
+    assert after.events == before.events
+    assert after.incidents == (*before.incidents, ("bad-body", "booth-1", bad.seq))
+
+
+@pytest.mark.parametrize("how", ["bad-body", "bad-signature"])
+def test_sync_now_exits_4_naming_the_refused_events(
+    hall: Hall, fake: Callable[..., FakePeer], how: str
+) -> None:
+    """Item 4: what a peer sent and this station refused makes `sync now` exit 4, with the
+    events named in its JSON (it exited 0 with "applied 0")."""
+    from tests.conftest import run_booth
+
+    event = a_new_manager_event(hall)
+    bad = (
+        a_stolen_key_sale(hall, event) if how == "bad-body" else replace(event, sig=flip(event.sig))
+    )
+    served_events = (event, bad) if how == "bad-body" else (bad,)
+
+    def answer(handler: BaseHTTPRequestHandler) -> None:
+        # from the start every time: each `sync now` is offered the same events again
+        send(handler, 200, changes(*served_events) if "since=0&" in handler.path else b"{}")
+
+    peer = fake(answer)
+    booth = str(hall.stations["booth-1"])
+    result = run_booth("--hall", booth, "sync", "now", "--peer", peer.url, "--json", env=ENVIRON)
+    assert result.exit_code == 4, result
+    (answer,) = result.json
+    assert answer["refused"] == 1 and answer["refused_events"] == [f"manager:{bad.seq}"]
+    assert f"manager:{bad.seq}" in answer["refusals"][0]
+    assert "refused" in result.stderr
+    for directory in (hall.stations["booth-1"],):  # forget the checkpoint: offered again
+        with Station(directory, environ=ENVIRON) as st, st.ledger.transaction():
+            st.ledger.conn.execute("DELETE FROM sync_local")
+    human = run_booth("--hall", booth, "sync", "now", "--peer", peer.url, env=ENVIRON)
+    assert human.exit_code == 4 and f"REFUSED 1: refused event manager:{bad.seq}" in human.stdout
+    status = run_booth("--hall", booth, "sync", "status", "--json", env=ENVIRON).json
+    assert f"manager:{bad.seq}" in status["peers"][0]["last_error"]
+
+
+# --- issue #16 item 2: `_local` documents are a replicator's checkpoints, bounded -------------
+
+
+POUCH_ID = "Ak3pQ0ZV9x.b_rT7Yw1mLQ=="  # as PouchDB names a replication: base64 MD5, '/' -> '.'
+
+
+def test_local_documents_are_checkpoints_bounded_in_size_and_count(
+    hall: Hall, served: Served
+) -> None:
+    """A peer with a valid certificate stored unlimited 1 MB `_local` documents (40 MB in
+    1.6 s). Now: only replication checkpoint ids, at most MAX_LOCAL_DOC bytes, and at most
+    MAX_LOCAL_DOCS per peer (a new one replaces its least recently written)."""
+    from sync.protocol import MAX_LOCAL_DOC, MAX_LOCAL_DOCS
+
+    context = client_context(hall.stations["booth-1"])
+    checkpoint = {"session_id": "s", "history": [{"last_seq": 5}], "last_seq": 5}
+    path = f"/ledger/_local/{POUCH_ID}"
+    assert call(served.port, context, "PUT", path, json.dumps(checkpoint).encode())[0] == 201
+    status, doc = call(served.port, context, "GET", path)
+    assert status == 200 and doc["last_seq"] == 5
+
+    huge = json.dumps({"pad": "x" * 1_000_000}).encode()
+    status, answer = call(served.port, context, "PUT", f"/ledger/_local/{'b' * 22}", huge)
+    assert status == 413 and str(MAX_LOCAL_DOC) in answer["reason"]
+    for name in ("booth-pull:manager:" + "f" * 32, "../../etc", "x"):
+        status, answer = call(
+            served.port, context, "PUT", f"/ledger/_local/{name}", json.dumps(checkpoint).encode()
+        )
+        assert status in (400, 403, 404), (name, status, answer)
+
+    for n in range(MAX_LOCAL_DOCS * 3):
+        status, _ = call(
+            served.port,
+            context,
+            "PUT",
+            f"/ledger/_local/{n:024d}",
+            json.dumps({**checkpoint, "pad": "y" * (MAX_LOCAL_DOC - 200)}).encode(),
+        )
+        assert status == 201
+    stored = snapshot(served.directory).local
+    mine = {key for key in stored if key.startswith("peer:booth-1/")}
+    assert len(mine) == MAX_LOCAL_DOCS
+    assert f"peer:booth-1/{MAX_LOCAL_DOCS * 3 - 1:024d}" in mine, "the newest stay"
+    assert not any("booth-pull" in key for key in stored - mine)
+
+    other = client_context(hall.stations["booth-2"])
+    assert call(served.port, other, "GET", path)[0] == 404, "a peer reads only its own"
+
+
+# --- issue #16 item 1: strangers must not starve the hall's stations --------------------------
+
+
+def idle_from(source: str, port: int, count: int) -> list[socket.socket]:
+    """`count` TCP connections from `source` (a 127.x address) that never start TLS."""
+    socks = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+        socks.append(sock)
+    return socks
+
+
+def test_idle_strangers_hold_no_worker_and_a_source_only_its_share_of_handshakes(
+    hall: Hall, serve: Callable[..., Served]
+) -> None:
+    """With 4 worker slots, 40 idle connections from one address and 40 from eight others
+    used to leave a hall station no slot at all. Now they wait in the handshake pool (8 at
+    most from one address, 24 in all here, the oldest pushed out) and hold no worker: every
+    station's request is served, at once."""
+    served = serve(
+        socket_timeout=10.0,
+        request_timeout=10.0,
+        handshake_timeout=10.0,
+        max_handshakes=24,
+        max_handshakes_per_source=8,
+    )
+    assert served.server.handshakes is not None
+    strangers = idle_from("127.0.0.2", served.port, 40)
+    for n in range(8):
+        strangers += idle_from(f"127.0.3.{n + 1}", served.port, 5)
+    try:
+        deadline = time.monotonic() + 5
+        while sum(served.server.handshakes.pending().values()) < 24:
+            assert time.monotonic() < deadline, served.server.handshakes.pending()
+            time.sleep(0.05)
+        pending = served.server.handshakes.pending()
+        assert pending["127.0.0.2"] <= 8 and sum(pending.values()) <= 24, pending
+        context = client_context(hall.stations["booth-1"])
+        for _ in range(3 * SLOTS):  # more than the worker slots: none is held by a stranger
+            assert call(served.port, context, "GET", "/")[0] == 200
+        status = Peer(served.url, context, timeout=5)
+        try:
+            assert status.request("GET", "/")["booth"]["station"] == "manager"
+        finally:
+            status.close()
+        assert any("handshakes at once from 127.0.0.2" in r for r in served.server.refused)
+    finally:
+        for sock in strangers:
+            sock.close()
+
+
+def test_a_peer_that_closes_during_the_handshake_is_busy_not_a_certificate_problem() -> None:
+    """The client blamed "our certificate" when a busy peer closed the connection."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def close_each() -> None:
+        with contextlib.suppress(OSError):
+            for _ in range(2):
+                conn, _ = listener.accept()
+                conn.close()
+
+    thread = threading.Thread(target=close_each, daemon=True)
+    thread.start()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    try:
+        for _ in range(2):
+            peer = Peer(f"https://127.0.0.1:{port}", context, timeout=5)
+            with pytest.raises(PeerUnreachable) as caught:
+                peer.request("GET", "/")
+            peer.close()
+            assert "busy or closed the connection" in caught.value.message
+            assert "certificate" not in caught.value.message
+    finally:
+        listener.close()
+        thread.join(timeout=5)
+
+
+def test_refusals_of_strangers_are_logged_a_few_times_then_counted(
+    hall: Hall, served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One log line per refused stranger grew the log by 2.27 MB in 45 s. Now a kind of line
+    repeats at most LOG_BURST times in LOG_WINDOW seconds."""
+    from sync.server import LOG_BURST
+
+    caplog.set_level("INFO", logger="booth.sync")
+    for _ in range(60):
+        with socket.create_connection(("127.0.0.1", served.port), timeout=5) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # plain HTTP: not a handshake
+            with contextlib.suppress(OSError):
+                sock.recv(100)
+    served.wait_refused(60)
+    lines = [r for r in caplog.records if r.name.startswith("booth.sync")]
+    assert 1 <= len(lines) <= LOG_BURST + 1, [r.getMessage() for r in lines]
+    assert call(served.port, client_context(hall.stations["booth-1"]), "GET", "/")[0] == 200

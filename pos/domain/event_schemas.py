@@ -1,0 +1,542 @@
+"""What each kind of event's body must hold: its fields, their types and their ranges.
+
+Derived from what the services write (`st.append("Kind", body)`) and what the projections read.
+A signed event is only as good as the station that signed it: a stolen kiosk key can sign a sale
+of `qty: -5`. The ledger checks every body against its kind's schema before it stores the event,
+whether the event was made here (`append`) or came from elsewhere (`apply`, `apply_batch`), and
+refuses one that does not fit, like a bad signature.
+
+Pure data and functions, standard library only. A schema names the fields a body must or may
+hold; fields it does not name are allowed (a later version may add some), and so are kinds it
+does not know (no projection reads them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+from pos.domain.flare import InvalidFlare, parse_flare
+from pos.domain.rulebook import Settings
+
+Check = Callable[[object], str | None]  # None: fits; else what is wrong with the value
+
+SHORT = 200  # names, serials, badges, sessions, keys
+LONG = 4000  # reasons, notes, details, error messages
+MAX_CENTS = 10**11  # a billion dollars: no body of a hall's ledger says more
+MAX_COUNT = 10**9
+MAX_ITEMS = 100_000
+
+
+def text(max_len: int = SHORT, *, empty: bool = False) -> Check:
+    def check(value: object) -> str | None:
+        if not isinstance(value, str):
+            return f"is {_kind(value)}, not text"
+        if not value and not empty:
+            return "is empty"
+        if len(value) > max_len:
+            return f"is {len(value)} characters long (at most {max_len})"
+        return None
+
+    return check
+
+
+def integer(minimum: int = 0, maximum: int = MAX_COUNT) -> Check:
+    def check(value: object) -> str | None:
+        if type(value) is not int:
+            return f"is {_kind(value)}, not a whole number"
+        if not minimum <= value <= maximum:
+            return f"is {value}, outside {minimum}..{maximum}"
+        return None
+
+    return check
+
+
+def cents(minimum: int = 0) -> Check:
+    return integer(minimum, MAX_CENTS)
+
+
+def flag(value: object) -> str | None:
+    return None if isinstance(value, bool) else f"is {_kind(value)}, not true or false"
+
+
+def iso_date(value: object) -> str | None:
+    if not isinstance(value, str):
+        return f"is {_kind(value)}, not a date"
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return f"{value[:40]!r} is not a date (YYYY-MM-DD)"
+    return None
+
+
+def one_of(*choices: str) -> Check:
+    def check(value: object) -> str | None:
+        return None if value in choices else f"is {str(value)[:40]!r}, not {' or '.join(choices)}"
+
+    return check
+
+
+def nullable(inner: Check) -> Check:
+    def check(value: object) -> str | None:
+        return None if value is None else inner(value)
+
+    return check
+
+
+def list_of(inner: Check, *, max_items: int = MAX_ITEMS) -> Check:
+    def check(value: object) -> str | None:
+        if not isinstance(value, list):
+            return f"is {_kind(value)}, not a list"
+        if len(value) > max_items:
+            return f"holds {len(value)} items (at most {max_items})"
+        for index, item in enumerate(value):
+            problem = inner(item)
+            if problem is not None:
+                return f"[{index}] {problem}"
+        return None
+
+    return check
+
+
+@dataclass(frozen=True)
+class Field:
+    check: Check
+    required: bool = True
+
+
+def req(check: Check) -> Field:
+    return Field(check)
+
+
+def opt(check: Check) -> Field:
+    """May be left out; when given, `check` decides (wrap it in `nullable` to allow null)."""
+    return Field(check, required=False)
+
+
+def obj(fields: Mapping[str, Field]) -> Check:
+    def check(value: object) -> str | None:
+        if not isinstance(value, dict):
+            return f"is {_kind(value)}, not an object"
+        return _fields(fields, value)
+
+    return check
+
+
+@dataclass(frozen=True)
+class Schema:
+    fields: Mapping[str, Field]
+    # a rule across fields (amount = qty x price): None when it holds
+    rule: Callable[[dict[str, object]], str | None] | None = field(default=None)
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _fields(fields: Mapping[str, Field], body: dict[str, object]) -> str | None:
+    for name, spec in fields.items():
+        if name not in body:
+            if spec.required:
+                return f"{name}: is missing"
+            continue
+        problem = spec.check(body[name])
+        if problem is not None:
+            return f"{name}: {problem}"
+    return None
+
+
+# --- values shared by several kinds -------------------------------------------------------------
+
+NAME = text()
+OPTIONAL_NAME = nullable(text())
+BY = opt(OPTIONAL_NAME)  # who did it: a badge, a station, or nobody (a kiosk, the first manager)
+REASON = text(LONG)
+RECEIPT = integer(1)
+CERTIFICATE = obj(
+    {
+        "hall": req(NAME),
+        "station": req(NAME),
+        "role": req(NAME),
+        "key": req(text(SHORT)),
+        "issued": req(NAME),
+        "signature": req(text(SHORT)),
+    }
+)
+VOUCHER_REF = obj({"station": req(NAME), "number": req(RECEIPT)})
+
+
+def _flare(value: object) -> str | None:
+    try:
+        parse_flare(value)
+    except InvalidFlare as exc:
+        return f"is not a flare: {exc}"
+    return None
+
+
+def _rulebook_setting(body: dict[str, object]) -> str | None:
+    key, value = str(body.get("key")).strip().replace("-", "_"), body.get("value")
+    current = Settings().to_mapping()
+    if key not in current:
+        return f"key: {key[:40]!r} is not a rulebook setting"
+    try:
+        Settings.from_mapping({**current, key: value})
+    except (ValueError, TypeError) as exc:
+        return f"value: {exc}"
+    return None
+
+
+def _sale_amount(body: dict[str, object]) -> str | None:
+    qty, price, amount = body["qty"], body["price"], body["amount"]
+    assert isinstance(qty, int) and isinstance(price, int)
+    if amount != qty * price:
+        return f"amount: is {amount}, not qty x price = {qty * price}"
+    return None
+
+
+SHIFT = obj(
+    {
+        "key": req(NAME),
+        "badge": req(NAME),
+        "name": req(NAME),
+        "date_of_birth": opt(nullable(iso_date)),
+        "organisation": req(NAME),
+        "day": req(iso_date),
+        "start": req(NAME),
+        "end": req(NAME),
+        "duty": req(NAME),
+    }
+)
+NEW_PERSON = obj({"badge": req(NAME), "name": req(NAME), "date_of_birth": opt(nullable(iso_date))})
+
+SCHEMAS: dict[str, Schema] = {
+    # --- the hall, its stations and staff
+    "HallCreated": Schema(
+        {
+            "hall": req(NAME),
+            "organisation": req(NAME),
+            "location": req(NAME),
+            "time_zone": req(NAME),
+            "training": req(flag),
+            "hall_public_key": req(NAME),
+            "certificate": req(CERTIFICATE),
+        }
+    ),
+    "StationAdded": Schema(
+        {
+            "certificate": req(CERTIFICATE),
+            "token_sha256": opt(NAME),
+            "location": opt(OPTIONAL_NAME),
+            "by": BY,
+        }
+    ),
+    "StationJoined": Schema({"certificate": req(CERTIFICATE), "token": opt(NAME)}),
+    "StaffAdded": Schema(
+        {
+            "badge": req(NAME),
+            "name": req(NAME),
+            "roles": req(list_of(NAME, max_items=20)),
+            "date_of_birth": opt(nullable(iso_date)),
+            "by": BY,
+        }
+    ),
+    "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
+    "RulebookSettingSet": Schema(
+        {"key": req(NAME), "value": req(lambda v: None), "by": BY}, rule=_rulebook_setting
+    ),
+    "PlayerRegistered": Schema(
+        {
+            "card": req(NAME),
+            "initials": req(text(SHORT, empty=True)),
+            "adult": req(flag),
+            "id_sha256": opt(OPTIONAL_NAME),
+            "checked_on": opt(nullable(iso_date)),
+            "person": opt(OPTIONAL_NAME),
+            "by": BY,
+        }
+    ),
+    # --- deals
+    "DealReceived": Schema({"flare": req(_flare), "by": BY}),
+    "DealOpened": Schema({"serial": req(NAME), "station": req(NAME), "bin": req(NAME), "by": BY}),
+    "DealClosed": Schema(
+        {
+            "serial": req(NAME),
+            "unsold": req(integer(0)),
+            "closed_on": opt(iso_date),
+            "keep_until": req(iso_date),
+            "reason": opt(OPTIONAL_NAME),
+            "by": BY,
+        }
+    ),
+    "DealReleased": Schema({"serial": req(NAME), "to": req(NAME), "by": BY}),
+    "DealAcquired": Schema(
+        {
+            "serial": req(NAME),
+            "station": req(NAME),
+            "bin": req(NAME),
+            "from": opt(OPTIONAL_NAME),
+            "forced": opt(flag),
+            "reason": opt(nullable(REASON)),
+            "by": BY,
+        }
+    ),
+    # --- sessions
+    "SessionOpened": Schema(
+        {
+            "session": req(NAME),
+            "game_date": req(iso_date),
+            "number": req(integer(1)),
+            "resumed": opt(list_of(NAME)),
+            "by": BY,
+        }
+    ),
+    "SessionClosed": Schema(
+        {
+            "session": req(NAME),
+            "carried_over": opt(list_of(NAME)),
+            "event_games_ended": opt(list_of(NAME)),
+            "by": BY,
+        }
+    ),
+    "StationClosedSession": Schema({"session": req(NAME), "by": BY}),
+    "StationMissingAtClose": Schema(
+        {"session": req(NAME), "station": req(NAME), "reason": req(REASON), "manager": req(NAME)}
+    ),
+    "DrawerCounted": Schema(
+        {"session": req(NAME), "station": req(NAME), "amount": req(cents()), "by": BY}
+    ),
+    # --- sales and who may buy
+    "TicketsSold": Schema(
+        {
+            "serial": req(NAME),
+            "qty": req(integer(0)),  # 0: a kiosk whose dispenser gave nothing (all credited)
+            "price": req(cents()),
+            "amount": req(cents()),
+            "receipt": req(RECEIPT),
+            "session": req(NAME),
+            "bin": opt(NAME),
+            "seller": opt(OPTIONAL_NAME),
+            "buyer": opt(OPTIONAL_NAME),
+            "buyer_staff": opt(OPTIONAL_NAME),
+            "for": opt(OPTIONAL_NAME),
+            "sale": opt(NAME),
+            "requested": opt(integer(0)),
+            "credit": opt(cents()),
+            "fault": opt(nullable(REASON)),
+            "voucher": opt(VOUCHER_REF),
+        },
+        rule=_sale_amount,
+    ),
+    "DispenseRequested": Schema(
+        {
+            "sale": req(NAME),
+            "serial": req(NAME),
+            "column": req(NAME),
+            "qty": req(integer(1)),
+            "session": req(NAME),
+            "buyer": opt(OPTIONAL_NAME),
+            "voucher": opt(VOUCHER_REF),
+        }
+    ),
+    "SaleVoided": Schema(
+        {
+            "station": req(NAME),
+            "sale_receipt": req(RECEIPT),
+            "receipt": opt(RECEIPT),
+            "serial": req(NAME),
+            "qty": req(integer(0)),
+            "amount": req(cents()),
+            "reason": req(REASON),
+            "by": req(NAME),
+        }
+    ),
+    "PurchaseBlocked": Schema(
+        {
+            "rule": req(NAME),
+            "buyer": req(NAME),
+            "initials": opt(nullable(text(SHORT, empty=True))),
+            "serial": opt(nullable(text(SHORT, empty=True))),
+            "reason": req(REASON),
+            "by": BY,
+        }
+    ),
+    "OverrideGranted": Schema(
+        {
+            "rule": req(NAME),
+            "reason": req(REASON),
+            "manager": req(NAME),
+            "subject": req(text(SHORT, empty=True)),
+            "buyer": opt(OPTIONAL_NAME),
+            "detail": opt(nullable(REASON)),
+        }
+    ),
+    # --- winners, voids, seals and exceptions
+    "WinnerRedeemed": Schema(
+        {
+            "serial": req(NAME),
+            "ticket": opt(OPTIONAL_NAME),
+            "amount": req(cents()),
+            "by": req(NAME),
+            "session": opt(OPTIONAL_NAME),
+            "receipt": opt(nullable(RECEIPT)),
+            "player": opt(OPTIONAL_NAME),
+            "w2g": opt(nullable(obj({}))),
+        }
+    ),
+    "TicketVoided": Schema(
+        {
+            "serial": req(NAME),
+            "ticket": req(NAME),
+            "reason": req(REASON),
+            "by": req(NAME),
+            "receipt": opt(nullable(RECEIPT)),
+        }
+    ),
+    "SealLineSigned": Schema(
+        {
+            "serial": req(NAME),
+            "line": req(integer(1)),
+            "ticket": req(NAME),
+            "player": opt(OPTIONAL_NAME),
+            "by": BY,
+        }
+    ),
+    "SealOpened": Schema(
+        {
+            "serial": req(NAME),
+            "lines": req(list_of(integer(1))),
+            "prize": req(cents()),
+            "progressive": req(flag),
+            "opened_on": req(iso_date),
+            "claim_until": req(iso_date),
+            "carry_after": opt(nullable(iso_date)),
+            "by": req(NAME),
+        }
+    ),
+    "SealPrizePaid": Schema(
+        {
+            "serial": req(NAME),
+            "line": req(integer(1)),
+            "amount": req(cents()),
+            "by": req(NAME),
+            "receipt": opt(nullable(RECEIPT)),
+            "session": opt(OPTIONAL_NAME),
+        }
+    ),
+    "ProgressivePrizeCarried": Schema(
+        {
+            "from_serial": req(NAME),
+            "to_serial": req(NAME),
+            "line": req(integer(1)),
+            "amount": req(cents()),
+            "rule": opt(OPTIONAL_NAME),
+        }
+    ),
+    "ExceptionFlagged": Schema(
+        {
+            "flag": req(NAME),
+            "serial": opt(OPTIONAL_NAME),
+            "ticket": opt(OPTIONAL_NAME),
+            "detail": req(REASON),
+            "by": BY,
+        }
+    ),
+    "ExceptionResolved": Schema(
+        {
+            "origin": req(NAME),
+            "seq": req(integer(1)),
+            "decision": req(one_of("accepted", "rejected", "noted")),
+            "note": req(REASON),
+            "by": req(NAME),
+        }
+    ),
+    # --- electronic bingo devices
+    "DeviceAdded": Schema({"device": req(NAME), "model": opt(OPTIONAL_NAME), "by": BY}),
+    "DeviceRetired": Schema({"device": req(NAME), "by": BY}),
+    "DeviceReturned": Schema({"device": req(NAME), "by": BY}),
+    "PackageDefined": Schema(
+        {
+            "name": req(NAME),
+            "faces": req(integer(1)),
+            "games": req(integer(1)),
+            "price": req(cents()),
+            "by": BY,
+        }
+    ),
+    "DeviceRented": Schema(
+        {
+            "device": req(NAME),
+            "session": req(NAME),
+            "faces": req(integer(1)),
+            "games": req(integer(1)),
+            "series": req(NAME),
+            "first_face": req(integer(1)),
+            "amount": req(cents()),
+            "buyer": opt(OPTIONAL_NAME),
+            "receipt": opt(nullable(RECEIPT)),
+            "by": BY,
+        }
+    ),
+    "DeviceExchanged": Schema(
+        {
+            "old": req(NAME),
+            "new": req(NAME),
+            "witness": req(NAME),
+            "no_numbers_keyed": opt(flag),
+            "game": opt(nullable(integer(1))),
+            "by": BY,
+        }
+    ),
+    # --- receipts and vouchers
+    "PrintStarted": Schema({"receipt": req(RECEIPT), "reprint": opt(flag), "by": BY}),
+    "ReceiptPrinted": Schema({"receipt": req(RECEIPT), "reprint": opt(flag), "by": BY}),
+    "PrintFailed": Schema({"receipt": req(RECEIPT), "error": req(text(LONG, empty=True))}),
+    "VoucherIssued": Schema(
+        {"amount": req(cents()), "reason": req(REASON), "receipt": req(RECEIPT), "by": BY}
+    ),
+    "VoucherRedeemed": Schema(
+        {
+            "voucher_station": req(NAME),
+            "voucher_number": req(RECEIPT),
+            "amount": req(cents()),
+            "receipt": opt(nullable(RECEIPT)),
+            "sale_receipt": opt(nullable(RECEIPT)),
+            "by": BY,
+        }
+    ),
+    # --- the roster
+    "ShiftsImported": Schema(
+        {
+            "shifts": req(list_of(SHIFT)),
+            "new_staff": opt(list_of(NEW_PERSON)),
+            "source": opt(nullable(text(LONG, empty=True))),
+            "by": BY,
+        }
+    ),
+    "ShiftChanged": Schema(
+        {
+            "key": req(NAME),
+            "day": req(iso_date),
+            "start": req(NAME),
+            "end": req(NAME),
+            "duty": req(NAME),
+            "by": BY,
+        }
+    ),
+    "ShiftCancelled": Schema({"key": req(NAME), "by": BY}),
+}
+
+
+def body_problem(kind: str, body: object) -> str | None:
+    """What is wrong with `body` for an event of `kind` (the first thing found), or None when
+    it fits. A kind with no schema fits whatever its body (no projection reads it)."""
+    schema = SCHEMAS.get(kind)
+    if schema is None:
+        return None
+    if not isinstance(body, dict):
+        return f"the body is {_kind(body)}, not an object"
+    problem = _fields(schema.fields, body)
+    if problem is None and schema.rule is not None:
+        problem = schema.rule(body)
+    return problem
