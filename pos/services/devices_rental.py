@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from pos.domain import bingo
+from pos.domain import bingo, identity
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.domain.receipt import Receipt
 from pos.domain.rulebook import Decision
@@ -235,6 +235,8 @@ def exchange_device(
     old = _device_id(old)
     if not witness.strip():
         raise BadInput("witness", "name the disinterested player who verified the fault")
+    with checked_input("witness"):
+        witness = identity.person_name(witness, "witness")
     if not no_numbers_keyed:
         raise RuleRefused(
             "E2",
@@ -250,7 +252,7 @@ def exchange_device(
             {
                 "old": old,
                 "new": new,
-                "witness": witness.strip(),
+                "witness": witness,
                 "no_numbers_keyed": True,
                 "game": game,
                 "by": by.badge,

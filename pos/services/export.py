@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pos.domain import identity
 from pos.errors import BadInput, StorageFailure
 from pos.ledger import tables as ledger_tables
 from pos.ledger.projections import deals as deals_read
@@ -66,7 +67,7 @@ def export_inspector(st: Station, directory: Path, *, operator: str | None) -> d
             with (directory / "tables" / f"{table[2:]}.csv").open("w", newline="") as handle:
                 writer = csv.writer(handle)
                 writer.writerow(columns)
-                writer.writerows(rows)
+                writer.writerows([identity.csv_cell(v) for v in row] for row in rows)
         report = verify(st.ledger)
         (directory / "verify.json").write_text(json.dumps(report.to_dict(), indent=2))
         (directory / "README.txt").write_text(
