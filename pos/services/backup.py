@@ -43,6 +43,7 @@ from pos.ledger import Ledger
 from pos.ledger import files as ledger_files
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.verify import CERTIFYING_KINDS, Report, verify
+from pos.services.inputs import MANIFEST_MAX, read_input_text
 from pos.services.station import CONFIG_FILE, LEDGER_FILE, STATION_KEY_FILE, StationConfig
 
 FORMAT = "booth-backup-1"
@@ -316,8 +317,8 @@ def _read_manifest(source: Path) -> dict[str, Any]:
             )
         raise BadInput("backup", f"{source} is not a Booth backup (it has no {MANIFEST})")
     try:
-        data = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = json.loads(read_input_text(path, "backup", limit=MANIFEST_MAX))
+    except ValueError as exc:
         raise BadInput("backup", f"{path} is garbled: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInput("backup", f"{path} is not a {FORMAT} manifest")

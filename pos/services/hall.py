@@ -20,7 +20,7 @@ from pos.errors import BadInput, IntegrityFailure, RuleRefused
 from pos.ledger import Event, Ledger, heads, peer_contacts
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_read
-from pos.services.inputs import checked_input
+from pos.services.inputs import BUNDLE_MAX, checked_input, read_input_text
 from pos.services.station import (
     CONFIG_FILE,
     HALL_KEY_FILE,
@@ -190,10 +190,8 @@ def add_station(
 
 def _read_bundle(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise BadInput("bundle", f"no such file: {path}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = json.loads(read_input_text(path, "bundle", limit=BUNDLE_MAX))
+    except ValueError as exc:
         raise BadInput("bundle", f"{path} is not a join bundle: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         raise BadInput("bundle", f"{path} is not a Booth join bundle")
