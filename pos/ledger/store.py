@@ -37,6 +37,24 @@ _REBUILD_CHUNK = 1000
 _CHECK_CHUNK = 128  # events a thread checks at a time
 
 
+MISSING = "the ledger is missing: restore it (docs/backup-and-restore.md)"
+LEDGER_MODE = 0o600
+
+
+def _create_private(path: Path) -> None:
+    """An empty ledger file, 0600 whatever the umask (an existing one is left as it is)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, LEDGER_MODE)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StorageFailure(f"cannot create the ledger {path}: {exc.strerror}") from None
+    try:
+        os.fchmod(fd, LEDGER_MODE)
+    finally:
+        os.close(fd)
+
+
 def _row_to_event(row: tuple[Any, ...]) -> Event:
     return Event(*row)
 
@@ -83,7 +101,16 @@ class Ledger:
         hall_public_key: str,
         projections: ProjectionSet = ALL,
         clock: Clock | None = None,
+        create: bool = False,
     ) -> Ledger:
+        """The ledger file at `path`, opened to write, migrated and projected. A missing file
+        is StorageFailure unless `create` (a new station): it is made 0600 whatever the umask,
+        and SQLite gives its -wal and -shm files the same mode."""
+        path = Path(path)
+        if create:
+            _create_private(path)
+        elif not path.exists():
+            raise StorageFailure(MISSING)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -119,7 +146,7 @@ class Ledger:
         read as immutable."""
         path = Path(path)
         if not path.exists():
-            raise StorageFailure(f"cannot open the ledger {path}: no such file")
+            raise StorageFailure(MISSING)
         uri = path.resolve().as_uri()
         try:
             conn = sqlite3.connect(

@@ -30,6 +30,7 @@ from pos.services.station import (
     TLS_DIR,
     Station,
     StationConfig,
+    make_private_dir,
     write_private,
 )
 
@@ -44,7 +45,7 @@ def _write_tls(directory: Path, ca: bytes, cert: bytes, key: StationKey) -> None
     from pos.ledger import x509
 
     tls = directory / TLS_DIR
-    tls.mkdir(exist_ok=True)
+    make_private_dir(tls)
     write_private(tls / x509.CA_FILE, ca.decode(), 0o644)
     write_private(tls / x509.CERT_FILE, cert.decode(), 0o644)
     write_private(tls / x509.KEY_FILE, x509.key_pem(key).decode())
@@ -87,7 +88,7 @@ def init_hall(
         location = identity.person_name(location)
     time_zone = _time_zone(time_zone)
     now = clock_for(training, environ).now()
-    directory.mkdir(parents=True, exist_ok=True)
+    make_private_dir(directory)
 
     hall = _new_hall_id()
     hall_key, station_key = StationKey.generate(), StationKey.generate()
@@ -114,6 +115,7 @@ def init_hall(
         station=station,
         key=station_key,
         hall_public_key=hall_key.public_hex,
+        create=True,
     )
     try:
         ledger.append(
@@ -239,7 +241,7 @@ def join(
         raise BadInput("bundle", f"{bundle_path} holds a malformed event: {exc}") from None
 
     created = not directory.exists()
-    directory.mkdir(parents=True, exist_ok=True)
+    make_private_dir(directory)
     try:
         write_private(directory / STATION_KEY_FILE, key.to_hex() + "\n")
         write_private(directory / PLAYER_SECRET_FILE, str(bundle["player_secret"]) + "\n")
@@ -254,6 +256,7 @@ def join(
             station=certificate.station,
             key=key,
             hall_public_key=bundle["hall_public_key"],
+            create=True,
         )
         try:
             with ledger.transaction():

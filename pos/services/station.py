@@ -63,6 +63,19 @@ def write_private(path: Path, text: str, mode: int = 0o600) -> None:
         raise StorageFailure(f"cannot write {path}: {exc.strerror}") from None
 
 
+PRIVATE_DIR = 0o700
+
+
+def make_private_dir(path: Path) -> None:
+    """A directory of the station (the station's own, tls/): made if missing, and 0700
+    whatever the umask. It holds keys, staff names and dates of birth."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        os.chmod(path, PRIVATE_DIR)
+    except OSError as exc:
+        raise StorageFailure(f"cannot make {path}: {exc.strerror}") from None
+
+
 @dataclass(frozen=True)
 class Operator:
     badge: str
