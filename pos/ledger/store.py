@@ -22,7 +22,14 @@ from sqlite_utils import Database
 from pos.clock import Clock, SystemClock
 from pos.domain import hlc
 from pos.domain.canonical import NotCanonical
-from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
+from pos.errors import (
+    BadInput,
+    BoothError,
+    ForkDetected,
+    IntegrityFailure,
+    LedgerDamaged,
+    StorageFailure,
+)
 from pos.ledger import requests
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
@@ -59,8 +66,40 @@ def _row_to_event(row: tuple[Any, ...]) -> Event:
     return Event(*row)
 
 
+DAMAGED = (
+    "the ledger file is damaged (SQLite: {error}): nothing was recorded. Stop the station, "
+    "keep the damaged file aside, and restore the station from its latest backup, then let it "
+    "sync with the hall (docs/backup-and-restore.md)"
+)
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """Whether SQLite reported the file itself as malformed (not busy, full or read-only)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _CORRUPT_CODES:
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def damaged(exc: BaseException) -> LedgerDamaged:
+    return LedgerDamaged(DAMAGED.format(error=exc))
+
+
+def ledger_error(exc: sqlite3.DatabaseError) -> StorageFailure:
+    """An SQLite error no command caught, as the core's error: the file damaged, or not read."""
+    return (
+        damaged(exc) if is_damaged(exc) else StorageFailure(f"the ledger could not be read: {exc}")
+    )
+
+
 def _storage_error(exc: sqlite3.Error) -> BoothError:
     text = str(exc)
+    if is_damaged(exc):
+        return damaged(exc)
     if isinstance(exc, sqlite3.IntegrityError):
         return IntegrityFailure(f"the ledger refused a write: {text}")
     return StorageFailure(f"the ledger could not be written: {text}")
@@ -128,6 +167,10 @@ class Ledger:
             migrations.apply(ledger.db)
             ledger._ensure_projections()
         except sqlite3.DatabaseError as exc:
+            if is_damaged(exc):
+                raise LedgerDamaged(
+                    f"cannot open the ledger {path}: {DAMAGED.format(error=exc)}"
+                ) from None
             raise StorageFailure(f"cannot open the ledger {path}: {exc}") from None
         return ledger
 
@@ -154,7 +197,9 @@ class Ledger:
             )
             conn.execute("PRAGMA busy_timeout=10000")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError:
+        except sqlite3.DatabaseError as exc:
+            if is_damaged(exc):
+                raise damaged(exc) from None
             if os.access(path.parent, os.W_OK):
                 raise StorageFailure(f"cannot open the ledger {path} to read it") from None
             conn = sqlite3.connect(
@@ -173,6 +218,8 @@ class Ledger:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_damaged(exc):
+                raise damaged(exc) from None
             raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
         if stored is None or stored[0] != projections.fingerprint:
             conn.close()
@@ -207,10 +254,12 @@ class Ledger:
             raise _storage_error(exc) from None
         try:
             yield self
-        except BaseException:
+        except BaseException as exc:
             # Some errors (SQLITE_FULL, SQLITE_IOERR) have already rolled the transaction back.
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if is_damaged(exc):  # a read or write inside the command met a malformed page
+                raise damaged(exc) from None
             raise
         try:
             self.conn.execute("COMMIT")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
@@ -19,7 +20,7 @@ from pos.errors import (
     RuleRefused,
     StorageFailure,
 )
-from pos.ledger import Ledger
+from pos.ledger import Ledger, store
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_projection
 from pos.services.lock import StationLock
@@ -133,6 +134,9 @@ class Station:
         self._is_view = False
         self.read_only = read_only
         self.config = StationConfig.load(directory)
+        if not (directory / LEDGER_FILE).exists():
+            # Never made anew here: an empty ledger would sell as a new station, from seq 1.
+            raise StorageFailure(store.MISSING)
         # A reader takes no lock: WAL lets it read beside the station's writer.
         self._lock = StationLock(directory)
         if not read_only:
@@ -157,6 +161,11 @@ class Station:
             if clock is not None and not self.hall.training:
                 raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
             self.clock: Clock = clock or clock_for(self.hall.training, environ)
+        except sqlite3.DatabaseError as exc:
+            self._lock.release()
+            if store.is_damaged(exc):
+                raise store.damaged(exc) from None
+            raise StorageFailure(f"cannot read the ledger: {exc}") from None
         except BaseException:
             self._lock.release()
             raise
