@@ -114,11 +114,13 @@ def sync() -> None:
 @click.pass_context
 def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
     """One pull from every known peer (or those named); returns when done."""
+    from pos.errors import IntegrityFailure
     from sync.client import Peer, client_context
     from sync.replicator import pull, record_contact, summary
 
     results: list[dict[str, Any]] = []
     failed = False
+    refused = 0
     with state(ctx).open_station() as st:
         urls = list(peers) or replication.peer_urls(st.ledger.conn)
         if not urls:
@@ -129,6 +131,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
             try:
                 result = pull(st.ledger, peer)
                 results.append(summary(result))
+                refused += result.refused
                 with st.ledger.transaction():
                     record_contact(
                         st.ledger,
@@ -154,10 +157,19 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
                 f"ERROR {r['error']}"
                 if "error" in r
                 else f"{r['applied']} new of {r['received']} from {r['station']}"
+                + (f", {r['refused']} REFUSED" if r.get("refused") else "")
+                + "".join(f"\n  refused: {m}" for m in r.get("refusals", []))
             )
             for r in results
         ),
     )
+    if refused:
+        click.echo(
+            f"booth: {refused} event(s) refused and recorded as incidents (a fork is on "
+            "'booth exception list'); nothing of them was stored",
+            err=True,
+        )
+        ctx.exit(IntegrityFailure.exit_code)
     if failed:
         ctx.exit(3)
 

@@ -4,7 +4,9 @@ with a note, once. Each is named by the event behind it (ORIGIN:SEQ):
 - flags a station raised (double payment, probable counterfeit, device not returned): the flag;
 - a ticket two stations paid while cut apart (`p_paid_twice`): the second payment;
 - a purchase rule D would have refused had the station known (found after sync): the purchase;
-- a near match to a worker that was refused until a manager decides: the refusal.
+- a near match to a worker that was refused until a manager decides: the refusal;
+- a fork this station refused (two instances of one station, e.g. a join bundle used twice):
+  the event key both claim.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pos.errors import BadInput, NotFound
+from pos.ledger import incidents
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.station import Station
@@ -71,6 +74,14 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     for origin, seq, rule, buyer, serial, reason, day in roster_read.near_matches(conn):
         subject = f"{buyer} for {serial}"
         yield _item(origin, seq, "near-match", subject, f"{reason} (rule {rule})", day)
+    for origin, seq, detail, recorded in incidents.forks(conn):
+        subject = f"two instances of station {origin}"
+        why = (
+            f"a second, different event {origin}:{seq} was offered and refused ({detail}): "
+            "a copy of its join bundle or of its card runs as a second station; find it and "
+            "take it out of service"
+        )
+        yield _item(origin, seq, "fork", subject, why, recorded)
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:

@@ -266,9 +266,16 @@ def join(
                 if training is None:
                     raise IntegrityFailure(f"{bundle_path} holds no HallCreated event")
                 now = clock_for(training, environ).now()
+                # This instance of the station, made here and now: a copy of the bundle joined
+                # elsewhere makes another instance, whose first event differs from this one's
+                # (even on the same clock), so any peer holding one refuses the other as a fork.
                 ledger.append(
                     "StationJoined",
-                    {"certificate": certificate.to_dict(), "token": bundle["token"]},
+                    {
+                        "certificate": certificate.to_dict(),
+                        "token": bundle["token"],
+                        "instance": secrets.token_hex(16),
+                    },
                     now=now,
                 )
         finally:
