@@ -84,6 +84,12 @@ class StorageFailure(BoothError):
     exit_code = 3
 
 
+class LedgerDamaged(StorageFailure):
+    """SQLite reports the ledger file itself as malformed (a damaged page, not a full disk):
+    nothing can be written to it; the station is restored from a backup. `booth verify`
+    reports it as a failed verification (exit 4)."""
+
+
 class IntegrityFailure(BoothError):
     """A ledger, event or signed payload fails verification."""
 

@@ -115,6 +115,7 @@ def sync() -> None:
 @click.pass_context
 def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
     """One pull from every known peer (or those named); returns when done."""
+    from pos.errors import IntegrityFailure
     from sync.client import Peer, client_context
     from sync.replicator import pull, record_contact, summary
 
@@ -291,10 +292,9 @@ def _upstream_password(password_file: Path | None) -> str:
     from sync.upstream import PASSWORD_ENV
 
     if password_file is not None:
-        try:
-            return password_file.read_text().rstrip("\r\n")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BadInput("password-file", f"cannot read {password_file}: {exc}") from None
+        from pos.services.inputs import SECRET_MAX, read_input_text
+
+        return read_input_text(password_file, "password-file", limit=SECRET_MAX).rstrip("\r\n")
     if os.environ.get(PASSWORD_ENV):
         return os.environ[PASSWORD_ENV]
     password: str = click.prompt("Head-office password", hide_input=True)

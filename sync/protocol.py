@@ -396,6 +396,29 @@ def read_all_docs(payload: Any, url: str) -> list[dict[str, Any]]:
 # --- checkpoints ---------------------------------------------------------------------------------
 
 
+def first_event_path(station: str) -> str:
+    """Where a peer serves its own first event (its HallCreated or StationJoined)."""
+    return f"/{DB_NAME}/{quote(docs.doc_id(station, 1), safe=':')}"
+
+
+def first_event(doc: Any, station: str) -> Event | None:
+    """The peer's own first event from the document it served, if it is one."""
+    try:
+        event = docs.from_doc(doc)
+    except BadDocument:
+        return None
+    return event if event.origin == station and event.seq == 1 else None
+
+
+def instance_uuid(peer_uuid: str, first_event: Event | None) -> str:
+    """The identity a pull checkpoint is kept under: the peer's uuid (the same for every
+    instance of a station) and the hash of its own first event, which differs between two
+    instances joined from copies of one bundle. A pull from a second instance then starts from
+    its beginning, so its first event meets the first instance's: a fork, refused and
+    recorded, at the first contact."""
+    return peer_uuid if first_event is None else f"{peer_uuid}:{first_event.hash[:16]}"
+
+
 def push_checkpoint_id(station: str, hall: str) -> str:
     """The id of a station's push checkpoint: a `_local` document upstream, and here."""
     return f"booth-push:{station}:{hall}"

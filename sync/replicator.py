@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 from pos.clock import Clock, SystemClock
-from pos.ledger import Ledger, replication
+from pos.errors import IntegrityFailure
+from pos.ledger import Event, Ledger, incidents, replication
 from pos.ledger.follower import Held, Page, Source, follow
 from sync import protocol
 from sync.client import Peer
+from sync.errors import PeerRefused
 
 BATCH = 1000
 
@@ -41,10 +44,47 @@ class PeerLog:
 
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
+        self.first: Event | None = None  # the peer's own first event, as it served it
+        self._source: Source | None = None
 
     def describe(self) -> Source:
+        if self._source is not None:
+            return self._source
         info = protocol.read_root(self.peer.request("GET", "/"), self.peer.url)
-        return Source(url=self.peer.url, station=info.station, uuid=info.uuid, heads=info.heads)
+        self.first = protocol.first_event(self._first_event(info.station), info.station)
+        uuid = protocol.instance_uuid(info.uuid, self.first)
+        self._source = Source(url=self.peer.url, station=info.station, uuid=uuid, heads=info.heads)
+        return self._source
+
+    def twin_refusal(self, ledger: Ledger) -> str | None:
+        """Why this peer is refused as a second instance of a station this ledger knows (its
+        first event differs from the one held), recorded as a fork incident at the first
+        contact; None when it is the instance held, or one not known here."""
+        event = self.first
+        if event is None:
+            return None
+        held = ledger.get(event.origin, event.seq)
+        if held is None or held.hash == event.hash:
+            return None
+        message = (
+            f"{self.peer.url} is a second instance of station {event.origin} (its first event "
+            f"differs from the one held: a copy of its join bundle or card): nothing pulled"
+        )
+        if (event.origin, event.seq) not in {(o, s) for o, s, _, _ in incidents.forks(ledger.conn)}:
+            try:
+                ledger.apply(event)  # refused as a fork, and recorded as an incident
+            except IntegrityFailure as refusal:
+                return f"{message}; {refusal.message}"
+        return message
+
+    def _first_event(self, station: str) -> Any:
+        """The peer's own first event (its HallCreated or StationJoined), which tells this
+        instance of the station from a twin joined from a copy of its bundle; None when the
+        peer does not serve it."""
+        try:
+            return self.peer.request("GET", protocol.first_event_path(station))
+        except PeerRefused:
+            return None
 
     def start(self) -> int:
         return 0
@@ -81,18 +121,33 @@ def pull(
     clock: Clock | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> PullResult:
-    followed = follow(ledger, PeerLog(peer), batch=batch, lock=lock, clock=clock, progress=progress)
+    log = PeerLog(peer)
+    source = log.describe()
+    with lock or nullcontext():
+        twin = log.twin_refusal(ledger)
+    if twin is not None:
+        return PullResult(
+            peer=peer.url,
+            station=source.station,
+            refused=1,
+            refusals=[twin],
+            refused_events=[f"{source.station}:1"] if source.station else [],
+            bytes_sent=peer.bytes_sent,
+            bytes_received=peer.bytes_received,
+            heads=source.heads,
+        )
+    followed = follow(ledger, log, batch=batch, lock=lock, clock=clock, progress=progress)
     return PullResult(
         peer=peer.url,
         station=followed.source.station,
         received=followed.received,
         applied=followed.applied,
         refused=followed.refused,
+        refusals=followed.refusals,
         since=followed.position,
         bytes_sent=peer.bytes_sent,
         bytes_received=peer.bytes_received,
         heads=followed.source.heads,
-        refusals=followed.refusals,
         refused_events=followed.refused_events,
     )
 

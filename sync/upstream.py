@@ -28,6 +28,7 @@ from urllib.parse import quote, urlsplit
 from pos.clock import Clock, SystemClock
 from pos.errors import BadInput, StorageFailure
 from pos.ledger import Event, Ledger, replication
+from pos.services.inputs import CA_MAX, read_input_text
 from pos.services.station import write_private
 from sync import docs, protocol
 from sync.client import Connection, encode_json
@@ -78,10 +79,7 @@ def check_url(url: str) -> str:
 
 def read_ca_file(path: Path) -> str:
     """A PEM file of one or more CA certificates, checked by loading it."""
-    try:
-        pem = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput("ca-file", f"cannot read {path}: {exc}") from None
+    pem = read_input_text(path, "ca-file", limit=CA_MAX)
     try:
         ssl.create_default_context(cadata=pem)
     except (ssl.SSLError, ValueError):

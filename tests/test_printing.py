@@ -20,9 +20,10 @@ def _printed(directory: Path, name: str, profile: str) -> tuple[list[str], str]:
 
 @pytest.mark.parametrize("profile", ["generic-58", "epson-tm-t20"])
 def test_a_printed_code_verifies_and_one_changed_bit_is_refused(
-    selling: Hall, tmp_path: Path, profile: str
+    selling: Hall, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str
 ) -> None:
     prints = tmp_path / "prints"
+    monkeypatch.setenv("BOOTH_PRINTER_SPOOL", str(prints))
     assert selling("printer", "set", f"dir:{prints}", "--profile", profile).exit_code == 0
     sale = selling("sell", "A123456", "--qty", "3", "--json").json
     lines, code = _printed(prints, f"manager-{sale['receipt']:06d}", profile)
@@ -40,9 +41,10 @@ def test_a_printed_code_verifies_and_one_changed_bit_is_refused(
 
 
 def test_a_failing_printer_keeps_the_sale_and_prints_once_when_back(
-    selling: Hall, tmp_path: Path
+    selling: Hall, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     prints = tmp_path / "prints"
+    monkeypatch.setenv("BOOTH_PRINTER_SPOOL", str(prints))
     prints.mkdir()
     assert selling("printer", "set", f"dir:{prints}").exit_code == 0
     (prints / ".fail").write_text("paper-out")
@@ -64,8 +66,11 @@ def test_a_failing_printer_keeps_the_sale_and_prints_once_when_back(
     assert any("REPRINT" in line for line in again.lines)
 
 
-def test_a_rental_receipt_carries_every_e1e_field(hall: Hall, tmp_path: Path) -> None:
+def test_a_rental_receipt_carries_every_e1e_field(
+    hall: Hall, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     prints = tmp_path / "prints"
+    monkeypatch.setenv("BOOTH_PRINTER_SPOOL", str(prints))
     hall("printer", "set", f"dir:{prints}", "--profile", "epson-tm-t20")
     hall("device", "add", "D1")
     hall("device", "package", "basic", "--faces", "12", "--games", "10", "--price", "20.00")
@@ -88,8 +93,11 @@ def test_a_rental_receipt_carries_every_e1e_field(hall: Hall, tmp_path: Path) ->
         assert field in text, f"{field!r} missing from the receipt:\n{text}"
 
 
-def test_printed_faces_equal_stored_faces(hall: Hall, tmp_path: Path) -> None:
+def test_printed_faces_equal_stored_faces(
+    hall: Hall, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     prints = tmp_path / "prints"
+    monkeypatch.setenv("BOOTH_PRINTER_SPOOL", str(prints))
     hall("printer", "set", f"dir:{prints}", "--profile", "epson-tm-t20")
     hall("device", "add", "D1")
     hall("device", "package", "basic", "--faces", "3", "--games", "2", "--price", "5.00")

@@ -415,7 +415,9 @@ def test_a_rebuild_does_not_forget_a_truncated_tail(hall_dir: Path) -> None:
     conn.execute("DELETE FROM events WHERE origin = 'manager' AND seq = ?", (last,))
     conn.commit()
     conn.close()
-    assert run_booth("--hall", str(hall_dir), "rebuild").exit_code == 0
+    rebuilt = run_booth("--hall", str(hall_dir), "rebuild")
+    assert rebuilt.exit_code == 4, "a ledger that fails verification is not rebuilt (#16)"
+    assert f"truncated: manager:{last}" in rebuilt.stderr
     result = run_booth("--hall", str(hall_dir), "verify")
     assert result.exit_code == 4
     assert f"truncated: manager:{last}" in result.stderr

@@ -6,18 +6,29 @@ import click
 
 from pos.cli.common import emit, json_option, reads, state
 from pos.cli.progress import progress_bar
-from pos.errors import IntegrityFailure
+from pos.errors import IntegrityFailure, LedgerDamaged
+from pos.ledger.verify import Report
 from pos.ledger.verify import verify as verify_ledger
 
 
 @click.command()
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Also check every projection against a fresh rebuild (in a scratch copy).",
+)
 @json_option
 @click.pass_context
 @reads
-def verify(ctx: click.Context) -> None:
-    """Check every station's chain and signatures; name the first bad event."""
-    with state(ctx).open_station() as st:
-        report = verify_ledger(st.ledger)
+def verify(ctx: click.Context, deep: bool) -> None:
+    """Check the file (SQLite's integrity check), every station's chain and signatures; name
+    the first bad event. --deep: also every projection against a rebuild of the log."""
+    try:
+        with state(ctx).open_station() as st:
+            report = verify_ledger(st.ledger, deep=deep)
+    except LedgerDamaged as damaged:
+        # The file is malformed: verification fails (exit 4), whatever could not be read.
+        raise IntegrityFailure(f"verification failed: {damaged.message}") from None
     data = report.to_dict()
     if report.ok:
         total = sum(s.events for s in report.origins.values())
@@ -25,25 +36,34 @@ def verify(ctx: click.Context) -> None:
             ctx,
             data,
             f"OK: {total} events from {len(report.origins)} stations verify; "
-            f"digest {report.digest[:16]}",
+            f"digest {report.digest[:16]}"
+            + ("; every projection matches a rebuild" if deep else ""),
         )
         return
     if state(ctx).json:
         emit(ctx, data, "")
+    click.echo(f"booth: verification failed at {_problems(report)}", err=True)
+    ctx.exit(IntegrityFailure.exit_code)
+
+
+def _problems(report: Report) -> str:
     first = report.problems[0]
     more = len(report.problems) - 1
-    click.echo(
-        f"booth: verification failed at {first}" + (f" (and {more} more)" if more else ""),
-        err=True,
-    )
-    ctx.exit(IntegrityFailure.exit_code)
+    return f"{first}" + (f" (and {more} more)" if more else "")
 
 
 @click.command()
 @json_option
 @click.pass_context
 def rebuild(ctx: click.Context) -> None:
-    """Drop and recreate every projection from the event log."""
+    """Drop and recreate every projection from the event log, once the log verifies."""
     with state(ctx).open_station() as st, progress_bar(ctx, "Rebuilding") as progress:
+        report = verify_ledger(st.ledger)
+        if not report.ok:
+            raise IntegrityFailure(
+                f"the ledger fails verification ({_problems(report)}): a rebuild would project "
+                "what fails it, so nothing was rebuilt; restore the station from a backup "
+                "(docs/backup-and-restore.md)"
+            )
         count = st.ledger.rebuild(progress=progress)
     emit(ctx, {"events": count}, f"Rebuilt projections from {count} events.")

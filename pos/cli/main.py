@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from contextlib import nullcontext
 from pathlib import Path
@@ -31,6 +32,7 @@ from pos.cli.staff import staff
 from pos.cli.winners import check, redeem, seal, void
 from pos.errors import BoothError, RuleRefused, StorageFailure
 from pos.ledger import requests
+from pos.ledger.store import ledger_error
 from pos.services.station import LEDGER_FILE
 
 
@@ -127,6 +129,8 @@ def execute(args: list[str], cli_state: CliState) -> int:
         return replay(done.claim, "--json" in args)
     except BoothError as exc:
         return report_error(exc, "--json" in args)
+    except sqlite3.DatabaseError as exc:  # met outside a transaction: a read of a bad page
+        return report_error(ledger_error(exc), "--json" in args)
     return int(code) if isinstance(code, int) else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 
 STATION_ROLES = ("manager", "booth", "kiosk")
@@ -49,10 +50,56 @@ def staff_roles(roles: list[str] | tuple[str, ...]) -> list[str]:
     return sorted(set(roles))
 
 
-def person_name(text: str) -> str:
-    value = " ".join(text.split())
-    if not value or len(value) > 120:
-        raise InvalidIdentity("name", f"{text!r} is not a name (1 to 120 characters)")
+MAX_NAME = 120
+
+
+def _shown(text: str) -> str:
+    """`text` safe to print in a message: escapes instead of control or formatting characters."""
+    shown = text[:MAX_NAME].encode("ascii", "backslashreplace").decode("ascii")
+    return repr(shown) + ("..." if len(text) > MAX_NAME else "")
+
+
+def person_name(text: str, field: str = "name") -> str:
+    """The one rule for the name of a person (staff, a roster's worker, a player, a witness)
+    and of the hall's organisation and location: printable characters only, spaces collapsed,
+    1 to MAX_NAME characters. Refused: control characters (an escape sequence that clears a
+    terminal), formatting characters such as the bidi overrides (U+202E turns a report's line
+    around), line breaks and tabs."""
+    if not isinstance(text, str):
+        raise InvalidIdentity(field, "is not text")
+    for char in text:
+        if unicodedata.category(char) != "Zs" and not char.isprintable():
+            raise InvalidIdentity(
+                field,
+                f"{_shown(text)} holds U+{ord(char):04X} "
+                f"({unicodedata.name(char, 'a control character')}): "
+                "a name is printable characters only",
+            )
+    # every kind of space (a no-break space, say) is a space; runs of them are one
+    value = " ".join("".join(" " if unicodedata.category(c) == "Zs" else c for c in text).split())
+    if not value or len(value) > MAX_NAME:
+        raise InvalidIdentity(field, f"{_shown(text)} is not a name (1 to {MAX_NAME} characters)")
+    return value
+
+
+def initials(text: str) -> str:
+    """A player's initials as stored: up to three letters (nothing else of the text)."""
+    value = "".join(ch for ch in text.upper() if ch.isalpha())[:3]
+    if not value:
+        raise InvalidIdentity("initials", "holds no letters")
+    return value
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"^[+-]?[0-9]+(\.[0-9]+)?$")
+
+
+def csv_cell(value: object) -> object:
+    """A cell as a CSV export writes it: text a spreadsheet would run as a formula (it starts
+    with =, +, -, @, a tab or a carriage return) gets a leading apostrophe, so it shows as the
+    text it is. Numbers (-3.00) and everything that is not text stay as they are."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.match(value):
+        return "'" + value
     return value
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from pos.domain import identity
+
 REQUIRED_COLUMNS = (
     "name",
     "date_of_birth",
@@ -100,15 +102,19 @@ def _time(text: str) -> time:
 def parse_shift_fields(row: dict[str, str], today: date) -> tuple[Shift | None, list[str]]:
     """One row -> a Shift, or the list of '<field>: <problem>' it has."""
     problems: list[str] = []
-    name = " ".join((row.get("name") or "").split())
-    if not name or len(name) > 120:
-        problems.append("name: give the person's name (1 to 120 characters)")
+    name = ""
+    try:
+        name = identity.person_name(row.get("name") or "")
+    except identity.InvalidIdentity as exc:
+        problems.append(str(exc))
     badge = (row.get("badge") or "").strip()
     if not badge or len(badge) > 64 or not all(ch.isalnum() or ch in "._-" for ch in badge):
         problems.append(f"badge: {badge!r} is not a badge code")
-    organisation = " ".join((row.get("organisation") or "").split())
-    if not organisation:
-        problems.append("organisation: is empty")
+    organisation = ""
+    try:
+        organisation = identity.person_name(row.get("organisation") or "", "organisation")
+    except identity.InvalidIdentity as exc:
+        problems.append(str(exc))
     dob: date | None = None
     if (row.get("date_of_birth") or "").strip():
         try:

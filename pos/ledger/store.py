@@ -23,7 +23,14 @@ from pos.clock import Clock, SystemClock
 from pos.domain import hlc
 from pos.domain.canonical import NotCanonical
 from pos.domain.event_schemas import body_problem
-from pos.errors import BadInput, BoothError, ForkDetected, IntegrityFailure, StorageFailure
+from pos.errors import (
+    BadInput,
+    BoothError,
+    ForkDetected,
+    IntegrityFailure,
+    LedgerDamaged,
+    StorageFailure,
+)
 from pos.ledger import requests
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
@@ -38,12 +45,62 @@ _REBUILD_CHUNK = 1000
 _CHECK_CHUNK = 128  # events a thread checks at a time
 
 
+MISSING = "the ledger is missing: restore it (docs/backup-and-restore.md)"
+LEDGER_MODE = 0o600
+
+
+def _create_private(path: Path) -> None:
+    """An empty ledger file, 0600 whatever the umask (an existing one is left as it is)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, LEDGER_MODE)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StorageFailure(f"cannot create the ledger {path}: {exc.strerror}") from None
+    try:
+        os.fchmod(fd, LEDGER_MODE)
+    finally:
+        os.close(fd)
+
+
 def _row_to_event(row: tuple[Any, ...]) -> Event:
     return Event(*row)
 
 
+DAMAGED = (
+    "the ledger file is damaged (SQLite: {error}): nothing was recorded. Stop the station, "
+    "keep the damaged file aside, and restore the station from its latest backup, then let it "
+    "sync with the hall (docs/backup-and-restore.md)"
+)
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """Whether SQLite reported the file itself as malformed (not busy, full or read-only)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _CORRUPT_CODES:
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def damaged(exc: BaseException) -> LedgerDamaged:
+    return LedgerDamaged(DAMAGED.format(error=exc))
+
+
+def ledger_error(exc: sqlite3.DatabaseError) -> StorageFailure:
+    """An SQLite error no command caught, as the core's error: the file damaged, or not read."""
+    return (
+        damaged(exc) if is_damaged(exc) else StorageFailure(f"the ledger could not be read: {exc}")
+    )
+
+
 def _storage_error(exc: sqlite3.Error) -> BoothError:
     text = str(exc)
+    if is_damaged(exc):
+        return damaged(exc)
     if isinstance(exc, sqlite3.IntegrityError):
         return IntegrityFailure(f"the ledger refused a write: {text}")
     return StorageFailure(f"the ledger could not be written: {text}")
@@ -84,7 +141,16 @@ class Ledger:
         hall_public_key: str,
         projections: ProjectionSet = ALL,
         clock: Clock | None = None,
+        create: bool = False,
     ) -> Ledger:
+        """The ledger file at `path`, opened to write, migrated and projected. A missing file
+        is StorageFailure unless `create` (a new station): it is made 0600 whatever the umask,
+        and SQLite gives its -wal and -shm files the same mode."""
+        path = Path(path)
+        if create:
+            _create_private(path)
+        elif not path.exists():
+            raise StorageFailure(MISSING)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -102,6 +168,10 @@ class Ledger:
             migrations.apply(ledger.db)
             ledger._ensure_projections()
         except sqlite3.DatabaseError as exc:
+            if is_damaged(exc):
+                raise LedgerDamaged(
+                    f"cannot open the ledger {path}: {DAMAGED.format(error=exc)}"
+                ) from None
             raise StorageFailure(f"cannot open the ledger {path}: {exc}") from None
         return ledger
 
@@ -120,7 +190,7 @@ class Ledger:
         read as immutable."""
         path = Path(path)
         if not path.exists():
-            raise StorageFailure(f"cannot open the ledger {path}: no such file")
+            raise StorageFailure(MISSING)
         uri = path.resolve().as_uri()
         try:
             conn = sqlite3.connect(
@@ -128,7 +198,9 @@ class Ledger:
             )
             conn.execute("PRAGMA busy_timeout=10000")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError:
+        except sqlite3.DatabaseError as exc:
+            if is_damaged(exc):
+                raise damaged(exc) from None
             if os.access(path.parent, os.W_OK):
                 raise StorageFailure(f"cannot open the ledger {path} to read it") from None
             conn = sqlite3.connect(
@@ -147,6 +219,8 @@ class Ledger:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
+            if is_damaged(exc):
+                raise damaged(exc) from None
             raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
         if stored is None or stored[0] != projections.fingerprint:
             conn.close()
@@ -181,10 +255,12 @@ class Ledger:
             raise _storage_error(exc) from None
         try:
             yield self
-        except BaseException:
+        except BaseException as exc:
             # Some errors (SQLITE_FULL, SQLITE_IOERR) have already rolled the transaction back.
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if is_damaged(exc):  # a read or write inside the command met a malformed page
+                raise damaged(exc) from None
             raise
         try:
             self.conn.execute("COMMIT")

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pos.errors import IntegrityFailure
@@ -18,12 +22,16 @@ CERTIFYING_KINDS = INTRODUCING_KINDS | {"StationAdded"}
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # edited, bad-signature, gap, fork, truncated, unknown-origin, bad-certificate
+    # edited, bad-signature, gap, fork, truncated, unknown-origin, bad-certificate; malformed
+    # (SQLite's integrity check), projection (--deep: a table differs from a fresh rebuild)
+    kind: str
     origin: str
     seq: int
     detail: str
 
     def __str__(self) -> str:
+        if not self.origin:  # the file or a table, not an event
+            return f"{self.kind}: {self.detail}"
         return f"{self.kind}: {self.origin}:{self.seq}: {self.detail}"
 
 
@@ -146,12 +154,108 @@ def _check_origin(
     return summary, None
 
 
+def integrity_problems(ledger: Ledger) -> list[Problem]:
+    """SQLite's own check of the file (every page, index and constraint): what it says is
+    wrong, as problems of kind `malformed`."""
+    try:
+        rows = [str(row[0]) for row in ledger.conn.execute("PRAGMA integrity_check(20)")]
+    except sqlite3.DatabaseError as exc:
+        rows = [str(exc)]
+    if rows == ["ok"]:
+        return []
+    return [
+        Problem(
+            "malformed",
+            "",
+            0,
+            f"SQLite finds the file damaged: {'; '.join(rows[:3])}"
+            + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
+            + ": restore the station from a backup (docs/backup-and-restore.md)",
+        )
+    ]
+
+
+def projection_problems(ledger: Ledger) -> list[Problem]:
+    """Every projection table against a fresh rebuild of the same log, in a scratch copy of
+    the file: rows deleted, added or changed in a p_* table show as a `projection` problem."""
+    conn = ledger.conn
+    with tempfile.TemporaryDirectory(prefix="booth-verify-") as scratch:
+        copy = Path(scratch) / "ledger.db"
+        # The rows and the copy from one read transaction: a station writing meanwhile
+        # changes neither.
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")
+        try:
+            actual = ledger.projection_rows()
+            target = sqlite3.connect(copy, isolation_level=None)
+            try:
+                conn.backup(target, pages=-1)
+            finally:
+                target.close()
+        finally:
+            if began:
+                conn.execute("COMMIT")
+        fresh = Ledger.open(
+            copy, station=ledger.station, key=None, hall_public_key=ledger.hall_public_key
+        )
+        try:
+            fresh.rebuild()
+            expected = fresh.projection_rows()
+        finally:
+            fresh.close()
+    problems = []
+    for table in sorted(set(expected) | set(actual)):
+        want, have = expected.get(table, []), actual.get(table, [])
+        if want == have:
+            continue
+        missing = sum((_multiset(want) - _multiset(have)).values())
+        extra = sum((_multiset(have) - _multiset(want)).values())
+        problems.append(
+            Problem(
+                "projection",
+                "",
+                0,
+                f"{table} differs from a rebuild of the log: {missing} row(s) missing, "
+                f"{extra} row(s) that the log does not give (run 'booth rebuild' once the "
+                "log verifies)",
+            )
+        )
+    return problems
+
+
+def _multiset(rows: list[tuple[Any, ...]]) -> Counter[str]:
+    return Counter(repr(row) for row in rows)
+
+
 PROGRESS_EVERY = 1000  # events between two progress calls
 
 
-def verify(ledger: Ledger, *, progress: Callable[[int, int], None] | None = None) -> Report:
-    """Every origin's chain and signatures. `progress(done, total)`: events checked so far."""
+def verify(
+    ledger: Ledger,
+    *,
+    deep: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
+    """Every origin's chain and signatures (after SQLite's integrity check of the file); with
+    `deep`, also every projection against a fresh rebuild. `progress(done, total)`: events
+    checked so far."""
     report = Report()
+    report.problems.extend(integrity_problems(ledger))
+    if report.problems:
+        return report  # a damaged file: what the log says cannot be trusted to be read
+    try:
+        _verify_log(ledger, report, progress)
+        if deep and report.ok:
+            report.problems.extend(projection_problems(ledger))
+    except sqlite3.DatabaseError as exc:
+        report.problems.append(Problem("malformed", "", 0, f"SQLite could not read it: {exc}"))
+    return report
+
+
+def _verify_log(
+    ledger: Ledger, report: Report, progress: Callable[[int, int], None] | None
+) -> None:
     counted = _counting(ledger.count(), progress) if progress is not None else None
     keys = _certified_keys(ledger, report.problems)
     origins = [row[0] for row in ledger.conn.execute("SELECT DISTINCT origin FROM events")]
@@ -188,4 +292,3 @@ def verify(ledger: Ledger, *, progress: Callable[[int, int], None] | None = None
     ):
         digest.update(f"{origin}:{seq}:{event_hash}\n".encode())
     report.digest = digest.hexdigest()
-    return report

@@ -43,7 +43,14 @@ from pos.ledger import Ledger
 from pos.ledger import files as ledger_files
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.verify import CERTIFYING_KINDS, Report, verify
-from pos.services.station import CONFIG_FILE, LEDGER_FILE, STATION_KEY_FILE, StationConfig
+from pos.services.inputs import MANIFEST_MAX, read_input_text
+from pos.services.station import (
+    CONFIG_FILE,
+    LEDGER_FILE,
+    STATION_KEY_FILE,
+    StationConfig,
+    make_private_dir,
+)
 
 FORMAT = "booth-backup-1"
 MANIFEST = "manifest.json"
@@ -88,6 +95,7 @@ def backup(
     partial = dest / (name + PARTIAL)
     with _storage(f"cannot write the backup in {dest}"):
         partial.mkdir(mode=0o700)
+        _private(partial, 0o700)
     try:
         files: dict[str, dict[str, Any]] = {}
         with _storage(f"cannot copy the ledger to {dest}"):
@@ -97,6 +105,7 @@ def backup(
             target = partial / relative
             with _storage(f"cannot copy {relative} to {dest}"):
                 target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                _private(target.parent, 0o700)
                 mode = (directory / relative).stat().st_mode & 0o777
                 _write_file(target, (directory / relative).read_bytes())
             files[relative.as_posix()] = _describe(target, mode=mode)
@@ -163,12 +172,20 @@ def _copy_ledger(source: Path, target: Path) -> None:
     """SQLite's online backup of `source` (opened read-only) into a new file `target`."""
     # Created 0600 before SQLite sees it: SQLite would make it 0644, and chmod fails on FAT.
     os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    _private(target, 0o600)
     ledger_files.copy_ledger_file(source, target)
     _fsync(target)
 
 
+def _private(path: Path, mode: int) -> None:
+    """`mode` whatever the umask, where the file system keeps modes (FAT refuses chmod)."""
+    with contextlib.suppress(OSError):
+        os.chmod(path, mode)
+
+
 def _write_file(path: Path, data: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    _private(path, 0o600)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
         handle.flush()
@@ -333,8 +350,8 @@ def _read_manifest(source: Path) -> dict[str, Any]:
             )
         raise BadInput("backup", f"{source} is not a Booth backup (it has no {MANIFEST})")
     try:
-        data = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = json.loads(read_input_text(path, "backup", limit=MANIFEST_MAX))
+    except ValueError as exc:
         raise BadInput("backup", f"{path} is garbled: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadInput("backup", f"{path} is not a {FORMAT} manifest")
@@ -436,15 +453,15 @@ def _prepare_target(directory: Path) -> bool:
                 f"{directory} is not empty: restore only into an empty or new directory "
                 "(move the old station aside first)",
             )
+        make_private_dir(directory)
         return False
-    with _storage(f"cannot create {directory}"):
-        directory.mkdir(parents=True, mode=0o700)
+    make_private_dir(directory)
     return True
 
 
 def _restore_file(source: Path, target: Path, mode_text: str) -> None:
     mode = (int(mode_text, 8) & 0o644) | 0o600  # never wider than 0644; keys stay 0600
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private_dir(target.parent)
     tmp = target.with_name(target.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "wb") as handle:

@@ -16,7 +16,7 @@ from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.services.current_session import hall_date
-from pos.services.inputs import checked_input
+from pos.services.inputs import FLARE_MAX, checked_input, read_input_text
 from pos.services.settings import house_rule, rulebook_settings
 from pos.services.station import Station
 
@@ -27,12 +27,7 @@ def enforce(decision: Decision) -> None:
 
 
 def read_flare_file(path: Path) -> Flare:
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise BadInput("flare", f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput("flare", f"cannot read {path}: {exc}") from None
+    text = read_input_text(path, "flare", limit=FLARE_MAX)
     fmt = "toml" if path.suffix.lower() == ".toml" else "json"
     with checked_input("flare"):
         return load_flare_text(text, fmt)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from pos.domain import bingo
+from pos.domain import bingo, identity
 from pos.domain.checks import Refusal
 from pos.domain.checks import devices as device_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
@@ -219,6 +219,8 @@ def exchange_device(
     old = _device_id(old)
     if not witness.strip():
         raise BadInput("witness", "name the disinterested player who verified the fault")
+    with checked_input("witness"):
+        witness = identity.person_name(witness, "witness")
     refuse(device_checks.exchange_confirmed(no_numbers_keyed=no_numbers_keyed))
     with st.ledger.transaction():
         if _state(st, old) != "rented":
@@ -229,7 +231,7 @@ def exchange_device(
             {
                 "old": old,
                 "new": new,
-                "witness": witness.strip(),
+                "witness": witness,
                 "no_numbers_keyed": True,
                 "game": game,
                 "by": by.badge,

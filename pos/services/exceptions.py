@@ -8,6 +8,8 @@ with a note, once. Each is named by the event behind it (ORIGIN:SEQ):
 - an event another station's key signed that this station refused as evidence of a stolen or
   misused key (a body that does not fit its kind, a bad signature or hash, a certificate the
   hall did not sign): the refused event, which is not stored (its incident holds it).
+- a fork this station refused (two instances of one station, e.g. a join bundle used twice):
+  the event key both claim.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pos.errors import BadInput, NotFound
+from pos.ledger import incidents
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.station import Station
@@ -79,6 +82,14 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     for origin, seq, incident, kind, detail, at in st.ledger.refused_events(EVIDENCE_INCIDENTS):
         subject = f"{kind} {origin}:{seq} refused"
         yield _item(origin, seq, f"refused-{incident}", subject, detail, at)
+    for origin, seq, detail, recorded in incidents.forks(conn):
+        subject = f"two instances of station {origin}"
+        why = (
+            f"a second, different event {origin}:{seq} was offered and refused ({detail}): "
+            "a copy of its join bundle or of its card runs as a second station; find it and "
+            "take it out of service"
+        )
+        yield _item(origin, seq, "fork", subject, why, recorded)
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:

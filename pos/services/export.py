@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pos.domain import identity
 from pos.errors import BadInput, StorageFailure
 from pos.ledger import tables as ledger_tables
 from pos.ledger.projections import deals as deals_read
@@ -78,7 +79,7 @@ def export_inspector(
             with (directory / "tables" / f"{table[2:]}.csv").open("w", newline="") as handle:
                 writer = csv.writer(handle)
                 writer.writerow(columns)
-                writer.writerows(rows)
+                writer.writerows([identity.csv_cell(v) for v in row] for row in rows)
         verified = None
         if progress is not None:
             report_progress = progress

@@ -20,7 +20,7 @@ from pos.errors import BadInput, IntegrityFailure, RuleRefused
 from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_read
-from pos.services.inputs import checked_input
+from pos.services.inputs import BUNDLE_MAX, checked_input, read_input_text
 from pos.services.station import (
     CONFIG_FILE,
     HALL_KEY_FILE,
@@ -30,6 +30,7 @@ from pos.services.station import (
     TLS_DIR,
     Station,
     StationConfig,
+    make_private_dir,
     write_private,
 )
 
@@ -44,7 +45,7 @@ def _write_tls(directory: Path, ca: bytes, cert: bytes, key: StationKey) -> None
     from pos.ledger import x509
 
     tls = directory / TLS_DIR
-    tls.mkdir(exist_ok=True)
+    make_private_dir(tls)
     write_private(tls / x509.CA_FILE, ca.decode(), 0o644)
     write_private(tls / x509.CERT_FILE, cert.decode(), 0o644)
     write_private(tls / x509.KEY_FILE, x509.key_pem(key).decode())
@@ -87,7 +88,7 @@ def init_hall(
         location = identity.person_name(location)
     time_zone = _time_zone(time_zone)
     now = clock_for(training, environ).now()
-    directory.mkdir(parents=True, exist_ok=True)
+    make_private_dir(directory)
 
     hall = _new_hall_id()
     hall_key, station_key = StationKey.generate(), StationKey.generate()
@@ -114,6 +115,7 @@ def init_hall(
         station=station,
         key=station_key,
         hall_public_key=hall_key.public_hex,
+        create=True,
     )
     try:
         ledger.append(
@@ -190,10 +192,8 @@ def add_station(
 
 def _read_bundle(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise BadInput("bundle", f"no such file: {path}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = json.loads(read_input_text(path, "bundle", limit=BUNDLE_MAX))
+    except ValueError as exc:
         raise BadInput("bundle", f"{path} is not a join bundle: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         raise BadInput("bundle", f"{path} is not a Booth join bundle")
@@ -241,7 +241,7 @@ def join(
         raise BadInput("bundle", f"{bundle_path} holds a malformed event: {exc}") from None
 
     created = not directory.exists()
-    directory.mkdir(parents=True, exist_ok=True)
+    make_private_dir(directory)
     try:
         write_private(directory / STATION_KEY_FILE, key.to_hex() + "\n")
         write_private(directory / PLAYER_SECRET_FILE, str(bundle["player_secret"]) + "\n")
@@ -256,6 +256,7 @@ def join(
             station=certificate.station,
             key=key,
             hall_public_key=bundle["hall_public_key"],
+            create=True,
         )
         try:
             with ledger.transaction():
@@ -265,9 +266,16 @@ def join(
                 if training is None:
                     raise IntegrityFailure(f"{bundle_path} holds no HallCreated event")
                 now = clock_for(training, environ).now()
+                # This instance of the station, made here and now: a copy of the bundle joined
+                # elsewhere makes another instance, whose first event differs from this one's
+                # (even on the same clock), so any peer holding one refuses the other as a fork.
                 ledger.append(
                     "StationJoined",
-                    {"certificate": certificate.to_dict(), "token": bundle["token"]},
+                    {
+                        "certificate": certificate.to_dict(),
+                        "token": bundle["token"],
+                        "instance": secrets.token_hex(16),
+                    },
                     now=now,
                 )
         finally:

@@ -84,17 +84,17 @@ def register_player(
             raise BadInput("id", f"the ID expired on {parsed.expiry.isoformat()}")
         dob = parsed.date_of_birth
         family, given = parsed.family_name, parsed.given_names
-        initials = (given[:1] + family[:1]).upper()
+        with checked_input("id"):
+            initials = identity.initials(given[:1] + family[:1])
         id_number = parsed.id_number
     else:
         if not date_of_birth or not initials:
             raise BadInput("dob", "give --dob and --initials, or scan the ID (--licence)")
         with checked_input():
             dob = date.fromisoformat(identity.date_of_birth(date_of_birth, today))
+            name = identity.person_name(name) if name else None
+            initials = identity.initials(initials)
         family, given = _split(name) if name else ("", "")
-        initials = "".join(ch for ch in initials.upper() if ch.isalpha())[:3]
-        if not initials:
-            raise BadInput("initials", "holds no letters")
     adult = rulebook.check_age(dob, today, rulebook_settings(st)).allowed
     with st.ledger.transaction():
         if resolve_buyer(st, card, missing_ok=True) is not None:
@@ -163,7 +163,9 @@ def _licence_buyer(st: Station, code: str, today: date) -> Buyer:
     return Buyer(
         code="ID:" + id_hash(st, licence.id_number)[:16],
         kind="licence",
-        initials=(licence.given_names[:1] + licence.family_name[:1]).upper(),
+        initials="".join(
+            ch for ch in licence.given_names[:1] + licence.family_name[:1] if ch.isalpha()
+        ).upper(),
         adult=adult,
         expired_on=licence.expiry.isoformat() if aamva.is_expired(licence, today) else None,
         staff_badge=exact,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pos.domain import identity
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount, parse_amount
 from pos.errors import BadInput
@@ -328,7 +329,7 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         with path.open("w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=columns)
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows({k: identity.csv_cell(v) for k, v in row.items()} for row in rows)
         written.append(path)
     return written
 

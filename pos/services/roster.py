@@ -11,7 +11,7 @@ from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fi
 from pos.errors import BadInput, NotFound
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import roster as roster_read
-from pos.services.inputs import checked_input
+from pos.services.inputs import ROSTER_MAX, checked_input, read_input_text
 from pos.services.station import Station
 
 EVENT_BATCH = 1000  # shifts per ShiftsImported event: one import may span several events
@@ -74,12 +74,7 @@ def import_roster(
 ) -> dict[str, Any]:
     """A roster CSV, all of it or none. `progress(done, total)`: shifts recorded so far."""
     by = st.operator(operator, "manager")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise BadInput("roster", f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput("roster", f"cannot read {path}: {exc}") from None
+    text = read_input_text(path, "roster", limit=ROSTER_MAX, encoding="utf-8-sig")
     try:
         shifts = parse_roster(text, st.clock.now().date())
     except InvalidRoster as exc:

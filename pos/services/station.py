@@ -5,15 +5,23 @@ from __future__ import annotations
 import copy
 import json
 import os
+import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from pos.clock import Clock, clock_for
-from pos.errors import BadInput, NotFound, NotPermitted, RuleRefused, StorageFailure
-from pos.ledger import Ledger
-from pos.ledger.keys import StationKey
+from pos.errors import (
+    BadInput,
+    IntegrityFailure,
+    NotFound,
+    NotPermitted,
+    RuleRefused,
+    StorageFailure,
+)
+from pos.ledger import Ledger, store
+from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_projection
 from pos.services.lock import StationLock
 
@@ -63,6 +71,37 @@ def write_private(path: Path, text: str, mode: int = 0o600) -> None:
         raise StorageFailure(f"cannot write {path}: {exc.strerror}") from None
 
 
+PRIVATE_DIR = 0o700
+
+
+def make_private_dir(path: Path) -> None:
+    """A directory of the station (the station's own, tls/): made if missing, and 0700
+    whatever the umask. It holds keys, staff names and dates of birth."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        os.chmod(path, PRIVATE_DIR)
+    except OSError as exc:
+        raise StorageFailure(f"cannot make {path}: {exc.strerror}") from None
+
+
+def _own_key(directory: Path, *, required: bool) -> StationKey | None:
+    """The station's signing key from station.key. A reader may lack it (a copy without keys,
+    an account that may not read it): its certificate is still checked. A writer may not."""
+    path = directory / STATION_KEY_FILE
+    try:
+        text = path.read_text()
+    except (FileNotFoundError, PermissionError):
+        if required:
+            raise IntegrityFailure(
+                f"{path} is missing or unreadable: this station cannot sign; restore its own "
+                "files (docs/backup-and-restore.md)"
+            ) from None
+        return None
+    except OSError as exc:
+        raise StorageFailure(f"cannot read {path}: {exc.strerror}") from None
+    return StationKey.from_hex(text)
+
+
 @dataclass(frozen=True)
 class Operator:
     badge: str
@@ -95,11 +134,15 @@ class Station:
         self._is_view = False
         self.read_only = read_only
         self.config = StationConfig.load(directory)
+        if not (directory / LEDGER_FILE).exists():
+            # Never made anew here: an empty ledger would sell as a new station, from seq 1.
+            raise StorageFailure(store.MISSING)
         # A reader takes no lock: WAL lets it read beside the station's writer.
         self._lock = StationLock(directory)
         if not read_only:
             self._lock.acquire(wait=lock_wait)
         try:
+            key = _own_key(directory, required=not read_only)
             if read_only:
                 self.ledger = Ledger.open_read_only(
                     directory / LEDGER_FILE,
@@ -107,18 +150,22 @@ class Station:
                     hall_public_key=self.config.hall_public_key,
                 )
             else:
-                key_path = directory / STATION_KEY_FILE
-                key = StationKey.from_hex(key_path.read_text()) if key_path.exists() else None
                 self.ledger = Ledger.open(
                     directory / LEDGER_FILE,
                     station=self.config.station,
                     key=key,
                     hall_public_key=self.config.hall_public_key,
                 )
+            self._check_identity(key)
             self.hall = self._hall_settings()
             if clock is not None and not self.hall.training:
                 raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
             self.clock: Clock = clock or clock_for(self.hall.training, environ)
+        except sqlite3.DatabaseError as exc:
+            self._lock.release()
+            if store.is_damaged(exc):
+                raise store.damaged(exc) from None
+            raise StorageFailure(f"cannot read the ledger: {exc}") from None
         except BaseException:
             self._lock.release()
             raise
@@ -126,6 +173,47 @@ class Station:
     @property
     def id(self) -> str:
         return self.config.station
+
+    def _check_identity(self, key: StationKey | None) -> None:
+        """The station opens only as itself: its ledger holds its certificate, signed by the
+        hall key station.json names (the hall that created the ledger), for the key in
+        station.key. Else IntegrityFailure (exit 4), before the command writes anything: a
+        swapped card or a mixed restore would sell under another station's key, and those
+        sales would never replicate."""
+        restore = "restore this station's own files (docs/backup-and-restore.md)"
+        found = hall_projection.station_identity(self.ledger.conn, self.id)
+        if found is None:
+            raise IntegrityFailure(
+                f"this ledger holds no certificate for station {self.id}: {restore}"
+            )
+        hall_key, certified_key, certificate_json = found
+        if hall_key != self.config.hall_public_key:
+            raise IntegrityFailure(
+                f"station {self.id}: {CONFIG_FILE} names hall key "
+                f"{self.config.hall_public_key[:16]} but the ledger's hall has key "
+                f"{hall_key[:16]}: {restore}"
+            )
+        try:
+            certificate = Certificate.from_dict(json.loads(certificate_json))
+        except ValueError as exc:
+            raise IntegrityFailure(
+                f"station {self.id}: its certificate is damaged: {exc}"
+            ) from None
+        if (
+            certificate.station != self.id
+            or certificate.key != certified_key
+            or not certificate.is_signed_by(self.config.hall_public_key)
+        ):
+            raise IntegrityFailure(
+                f"station {self.id}: its certificate in the ledger is not signed by the hall: "
+                f"{restore}"
+            )
+        if key is not None and key.public_hex != certificate.key:
+            raise IntegrityFailure(
+                f"{STATION_KEY_FILE} is not the key the hall certified for station {self.id} "
+                f"(it holds key {key.public_hex[:16]}, the certificate names "
+                f"{certificate.key[:16]}): another station's key? {restore}"
+            )
 
     def _hall_settings(self) -> HallSettings:
         found = hall_projection.hall_settings(self.ledger.conn)

@@ -58,7 +58,8 @@ JOB = b"\x1b@hello\n\x1dV\x00"
 # -- settings -------------------------------------------------------------------------------------
 
 
-def test_settings_name_the_printer(tmp_path: Path) -> None:
+def test_settings_name_the_printer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOOTH_PRINTER_SPOOL", "/srv")  # a spool directory the station names
     usb = open_printer("usb:04b8:0e15", tmp_path)
     assert isinstance(usb, UsbPrinter)
     assert (usb.vendor_id, usb.product_id, usb.in_ep, usb.out_ep) == (0x04B8, 0x0E15, 0x82, 0x01)
@@ -418,7 +419,7 @@ def test_serial_printer_over_a_pty() -> None:
         os.close(controller)
         os.close(device)
     with pytest.raises(PrinterUnplugged, match="not found"):
-        open_printer("serial:/dev/booth-no-such-tty").send(JOB, "j")
+        open_printer("serial:/dev/ttyUSB987").send(JOB, "j")
 
 
 def _wait(condition: object, timeout: float = 5.0) -> None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
+import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -73,12 +76,90 @@ def status_report(**values: Any) -> dict[str, Any]:
     return base
 
 
+SPOOL_ENV = "BOOTH_PRINTER_SPOOL"
+PATH_MAX = 4095  # bytes, as Linux counts them
+NAME_MAX = 255
+# Device nodes a receipt printer may be: the kernel's printer class (usblp, parport lp) and the
+# serial class (RS-232, USB CDC-ACM and USB serial adapters, the Pi's UART), also by their
+# stable names under /dev/serial/.
+PRINTER_NODES = re.compile(r"/dev/(usb/lp[0-9]+|lp[0-9]+)")
+SERIAL_NODES = re.compile(
+    r"/dev/(ttyS[0-9]+|ttyUSB[0-9]+|ttyACM[0-9]+|ttyAMA[0-9]+|serial[0-9]+"
+    r"|serial/by-(id|path)/[^/]+)"
+)
+
+
+def checked_length(options: str, what: str) -> None:
+    encoded = options.encode("utf-8", "surrogateescape")
+    if len(encoded) > PATH_MAX or any(len(part) > NAME_MAX for part in encoded.split(b"/")):
+        raise BadPrinterSpec(
+            f"printer {what}:{options[:40]}...: the path is too long "
+            f"(at most {PATH_MAX} bytes, {NAME_MAX} a name)"
+        )
+    if "\0" in options:
+        raise BadPrinterSpec(f"printer {what}: the path holds a NUL byte")
+
+
+def spool_roots(station_dir: Path | None) -> list[Path]:
+    """Where `file:` and `dir:` printers may write: the station directory, and the spool
+    directories the station's environment names in BOOTH_PRINTER_SPOOL (colon-separated)."""
+    roots = [Path(station_dir)] if station_dir is not None else []
+    spools = [Path(p) for p in os.environ.get(SPOOL_ENV, "").split(os.pathsep) if p.strip()]
+    roots += [spool for spool in spools if spool.is_absolute()]
+    return [Path(os.path.realpath(root)) for root in roots]
+
+
+def _under(path: Path, roots: list[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
+
+
+def device_class(path: Path) -> str | None:
+    """ "printer" or "serial" when `path` (resolved) names a device node of that class."""
+    text = os.path.realpath(path)
+    if PRINTER_NODES.fullmatch(text) or PRINTER_NODES.fullmatch(str(path)):
+        return "printer"
+    if SERIAL_NODES.fullmatch(text) or SERIAL_NODES.fullmatch(str(path)):
+        return "serial"
+    return None
+
+
+def allowed_device(path: Path, what: str, classes: tuple[str, ...]) -> Path:
+    """`path` if it names a device node of one of `classes` (it may be unplugged: missing);
+    else BadPrinterSpec."""
+    found = device_class(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if found in classes and (mode is None or stat.S_ISCHR(mode)):
+        return path
+    kinds = " or ".join(f"a {c} device" for c in classes)
+    raise BadPrinterSpec(f"printer {what}:{path}: not {kinds} (e.g. /dev/usb/lp0, /dev/ttyUSB0)")
+
+
 def station_path(options: str, station_dir: Path, what: str) -> Path:
-    """A `file:` or `dir:` setting's path: relative paths are in the station directory."""
+    """A `file:` or `dir:` setting's path: relative paths are in the station directory. It
+    must lie (symbolic links resolved) under the station directory or a spool directory
+    (BOOTH_PRINTER_SPOOL); `file:` may also name a printer or serial device node. Anything
+    else is BadPrinterSpec: a printer setting is not a way to write anywhere the station's
+    user may (`dir:/` wrote each job into /, `file:/etc/passwd` was taken)."""
     if not options.strip():
         raise BadPrinterSpec(f"printer {what}: needs a path, e.g. {what}:receipts")
+    checked_length(options, what)
     path = Path(options).expanduser()
-    return path if path.is_absolute() else Path(station_dir) / path
+    path = path if path.is_absolute() else Path(station_dir) / path
+    checked_length(str(path), what)
+    resolved = Path(os.path.realpath(path))
+    if what == "file" and (path.parts[1:2] == ("dev",) or resolved.parts[1:2] == ("dev",)):
+        return allowed_device(path, what, ("printer", "serial"))
+    roots = spool_roots(station_dir)
+    if not _under(resolved, roots):
+        where = " or ".join(str(r) for r in roots) or "the station directory"
+        raise BadPrinterSpec(
+            f"printer {what}:{options}: not under {where} (a spool directory elsewhere is "
+            f"named in {SPOOL_ENV} in the station's environment)"
+        )
+    return path
 
 
 # -- the real-time status of ESC/POS printers --------------------------------------------------

@@ -17,7 +17,13 @@ from hardware.printer.errors import (
     PrinterOffline,
     PrinterUnplugged,
 )
-from hardware.printer.transports.base import GONE_ERRNOS, UDEV_HINT, EscposPrinter
+from hardware.printer.transports.base import (
+    GONE_ERRNOS,
+    UDEV_HINT,
+    EscposPrinter,
+    allowed_device,
+    checked_length,
+)
 
 # Optional driver, in python-escpos's own style: the module imports without it, and the
 # printer says what to install when it is used.
@@ -118,4 +124,6 @@ def parse_serial(options: str) -> tuple[str, int]:
 def serial_printer(options: str, station_dir: Path) -> SerialPrinter:
     """Entry point `booth.printers` `serial`: `serial:DEV[@baud]`."""
     port, baudrate = parse_serial(options)
+    checked_length(port, "serial")
+    allowed_device(Path(port), "serial", ("serial",))
     return SerialPrinter(port, baudrate)

@@ -121,6 +121,17 @@ def station_certificates(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     )
 
 
+def station_identity(conn: sqlite3.Connection, station: str) -> tuple[str, str, str] | None:
+    """(the hall's public key as its HallCreated said, the station's public key, its certificate
+    as JSON) of `station`; None when the log holds no certificate for it (or no hall)."""
+    row = conn.execute(
+        "SELECT h.public_key, s.public_key, s.certificate FROM p_stations s, p_hall h "
+        "WHERE s.station = ?",
+        (station,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+
 def hall_is_training(conn: sqlite3.Connection) -> bool | None:
     """Whether the hall is a training hall; None before its HallCreated is held."""
     row = conn.execute("SELECT training FROM p_hall").fetchone()
