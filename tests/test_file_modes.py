@@ -1,5 +1,6 @@
 """The station's files do not depend on the umask (issue #16, item 7): the station directory
-and tls/ 0700, the ledger and its -wal and -shm 0600, and backups the same."""
+0710 (the group passes through to control.sock, nothing more), tls/ 0700, the ledger and its
+-wal and -shm 0600, and backups the same."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _mode(path: Path) -> int:
 
 
 def _check_station(directory: Path) -> None:
-    assert _mode(directory) == 0o700, directory
+    assert _mode(directory) == 0o710, directory
     assert _mode(directory / "tls") == 0o700
     for name in ("ledger.db", "ledger.db-wal", "ledger.db-shm", "station.key", "tls/key.pem"):
         path = directory / name
@@ -74,7 +75,7 @@ def test_a_hall_a_joined_station_a_backup_and_a_restore_under_umask_000(
     backed = run_booth("--hall", str(manager), "backup", str(sticks), "--json", env=ENV)
     assert backed.exit_code == 0, backed.stderr
     folder = Path(backed.json["path"])
-    assert _mode(folder) == 0o700 and _mode(folder / "tls") == 0o700
+    assert _mode(folder) == 0o700 and _mode(folder / "tls") == 0o700  # the backup's folder
     for path in folder.rglob("*"):
         if path.is_file():
             assert _mode(path) == 0o600, path

@@ -47,6 +47,8 @@ from pos.services.inputs import MANIFEST_MAX, read_input_text
 from pos.services.station import (
     CONFIG_FILE,
     LEDGER_FILE,
+    PRIVATE_DIR,
+    STATION_DIR,
     STATION_KEY_FILE,
     StationConfig,
     make_private_dir,
@@ -311,7 +313,9 @@ def restore(
             for relative in sorted(files):
                 if relative in (LEDGER_FILE, CONFIG_FILE):
                     continue
-                _restore_file(source / relative, directory / relative, files[relative]["mode"])
+                _restore_file(
+                    source / relative, directory / relative, files[relative]["mode"], directory
+                )
             # The ledger opens with this version's migrations and projections before the
             # station is declared complete.
             Ledger.open(
@@ -321,7 +325,9 @@ def restore(
                 hall_public_key=config.hall_public_key,
             ).close()
             # Last: a directory holding station.json is a complete station.
-            _restore_file(source / CONFIG_FILE, directory / CONFIG_FILE, files[CONFIG_FILE]["mode"])
+            _restore_file(
+                source / CONFIG_FILE, directory / CONFIG_FILE, files[CONFIG_FILE]["mode"], directory
+            )
     except BaseException:
         _clean(directory, created)
         raise
@@ -453,15 +459,15 @@ def _prepare_target(directory: Path) -> bool:
                 f"{directory} is not empty: restore only into an empty or new directory "
                 "(move the old station aside first)",
             )
-        make_private_dir(directory)
+        make_private_dir(directory, STATION_DIR)
         return False
-    make_private_dir(directory)
+    make_private_dir(directory, STATION_DIR)
     return True
 
 
-def _restore_file(source: Path, target: Path, mode_text: str) -> None:
+def _restore_file(source: Path, target: Path, mode_text: str, station: Path) -> None:
     mode = (int(mode_text, 8) & 0o644) | 0o600  # never wider than 0644; keys stay 0600
-    make_private_dir(target.parent)
+    make_private_dir(target.parent, STATION_DIR if target.parent == station else PRIVATE_DIR)
     tmp = target.with_name(target.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "wb") as handle:

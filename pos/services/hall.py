@@ -26,6 +26,7 @@ from pos.services.station import (
     HALL_KEY_FILE,
     LEDGER_FILE,
     PLAYER_SECRET_FILE,
+    STATION_DIR,
     STATION_KEY_FILE,
     TLS_DIR,
     Station,
@@ -88,7 +89,7 @@ def init_hall(
         location = identity.person_name(location)
     time_zone = _time_zone(time_zone)
     now = clock_for(training, environ).now()
-    make_private_dir(directory)
+    make_private_dir(directory, STATION_DIR)
 
     hall = _new_hall_id()
     hall_key, station_key = StationKey.generate(), StationKey.generate()
@@ -241,7 +242,7 @@ def join(
         raise BadInput("bundle", f"{bundle_path} holds a malformed event: {exc}") from None
 
     created = not directory.exists()
-    make_private_dir(directory)
+    make_private_dir(directory, STATION_DIR)
     try:
         write_private(directory / STATION_KEY_FILE, key.to_hex() + "\n")
         write_private(directory / PLAYER_SECRET_FILE, str(bundle["player_secret"]) + "\n")

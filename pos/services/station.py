@@ -72,14 +72,18 @@ def write_private(path: Path, text: str, mode: int = 0o600) -> None:
 
 
 PRIVATE_DIR = 0o700
+#: The station directory itself: its owner's, and the group may only pass through it, to reach
+#: the running station's control.sock by name (issue #15); it can list and read nothing there
+#: (the ledger and keys are 0600), so staff names and dates of birth stay the owner's (#16).
+STATION_DIR = 0o710
 
 
-def make_private_dir(path: Path) -> None:
-    """A directory of the station (the station's own, tls/): made if missing, and 0700
-    whatever the umask. It holds keys, staff names and dates of birth."""
+def make_private_dir(path: Path, mode: int = PRIVATE_DIR) -> None:
+    """A directory of the station (tls/, a backup's folders): made if missing, with `mode`
+    (0700 unless said) whatever the umask. It holds keys, staff names and dates of birth."""
     try:
         path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
-        os.chmod(path, PRIVATE_DIR)
+        os.chmod(path, mode)
     except OSError as exc:
         raise StorageFailure(f"cannot make {path}: {exc.strerror}") from None
 

@@ -196,7 +196,9 @@ CLIENT_FILES = ("pos/__init__.py", "pos/cli/__init__.py", "pos/cli/entry.py", "p
                 "pos/cli/control_socket.py", "pos/cli/request_ids.py")  # fmt: skip
 
 
-def _as_nobody(hall: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _as_nobody(
+    hall: Path, *args: str, groups: tuple[int, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """`booth ARGS` as uid 65534 with Debian's python3 and only the client's own modules (the
     client path imports nothing else; the test's interpreter lives where nobody may read)."""
     code = "import sys; from pos.cli.entry import main; sys.argv[0] = 'booth'; main()"
@@ -204,7 +206,8 @@ def _as_nobody(hall: Path, *args: str) -> subprocess.CompletedProcess[str]:
         ["/usr/bin/python3", "-c", code, "--hall", str(hall), *args],
         env={"PATH": "/usr/bin:/bin", "BOOTH_NOW": NOW, "HOME": "/tmp",
              "PYTHONPATH": str(hall.parent / "client")},
-        capture_output=True, text=True, timeout=60, user=65534, group=65534, extra_groups=[],
+        capture_output=True, text=True, timeout=60, user=65534, group=65534,
+        extra_groups=list(groups),
     )  # fmt: skip
 
 
@@ -229,6 +232,34 @@ def test_a_client_not_allowed_on_the_socket_is_refused_and_nothing_is_recorded(
         assert refused.returncode == 3, refused.stderr
         assert "uid 65534" in refused.stderr and len(refused.stderr.splitlines()) == 1
     assert _count(hall, "TicketsSold") == sold
+
+
+def test_a_member_of_the_station_group_passes_through_its_0710_directory_to_the_socket(
+    open_tree: Path,
+) -> None:
+    """The station directory is 0710 (#16): the group lists and reads nothing there, but a
+    member reaches the running station's control socket by name and may use it (#15)."""
+    hall = open_tree
+    for name in CLIENT_FILES:
+        (hall.parent / "client" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, hall.parent / "client" / name)
+    for path in [hall.parent / "client", *(hall.parent / "client").rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    os.chmod(hall, 0o710)
+    group = hall.stat().st_gid
+    sold = _count(hall, "TicketsSold")
+    with owner(hall, "serve", "--port", "0", "--no-discovery"):
+        listed = subprocess.run(
+            ["/usr/bin/python3", "-c", "import os, sys; os.listdir(sys.argv[1])", str(hall)],
+            capture_output=True,
+            text=True,
+            user=65534,
+            extra_groups=[group],
+        )
+        assert listed.returncode != 0, "the group may not list the station directory"
+        member = _as_nobody(hall, "sell", "A100001", "--qty", "1", *S, groups=(group,))
+        assert member.returncode == 0, member.stderr
+    assert _count(hall, "TicketsSold") == sold + 1
 
 
 # -- a write-protected copy -------------------------------------------------------------------
