@@ -196,6 +196,15 @@ CLIENT_FILES = ("pos/__init__.py", "pos/cli/__init__.py", "pos/cli/entry.py", "p
                 "pos/cli/control_socket.py", "pos/cli/request_ids.py")  # fmt: skip
 
 
+def _copy_the_client(hall: Path) -> None:
+    """The client's modules beside the station, readable by every user."""
+    for name in CLIENT_FILES:
+        (hall.parent / "client" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, hall.parent / "client" / name)
+    for path in [hall.parent / "client", *(hall.parent / "client").rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+
+
 def _as_nobody(
     hall: Path, *args: str, groups: tuple[int, ...] = ()
 ) -> subprocess.CompletedProcess[str]:
@@ -215,11 +224,7 @@ def test_a_client_not_allowed_on_the_socket_is_refused_and_nothing_is_recorded(
     open_tree: Path,
 ) -> None:
     hall = open_tree
-    for name in CLIENT_FILES:
-        (hall.parent / "client" / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / name, hall.parent / "client" / name)
-    for path in [hall.parent / "client", *(hall.parent / "client").rglob("*")]:
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    _copy_the_client(hall)
     sold = _count(hall, "TicketsSold")
     with owner(hall, "serve", "--port", "0", "--no-discovery"):
         sock = hall / "control.sock"
@@ -240,11 +245,7 @@ def test_a_member_of_the_station_group_passes_through_its_0710_directory_to_the_
     """The station directory is 0710 (#16): the group lists and reads nothing there, but a
     member reaches the running station's control socket by name and may use it (#15)."""
     hall = open_tree
-    for name in CLIENT_FILES:
-        (hall.parent / "client" / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / name, hall.parent / "client" / name)
-    for path in [hall.parent / "client", *(hall.parent / "client").rglob("*")]:
-        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    _copy_the_client(hall)
     os.chmod(hall, 0o710)
     group = hall.stat().st_gid
     sold = _count(hall, "TicketsSold")
