@@ -156,6 +156,7 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
         "form": flare.form,
         "manufacturer": flare.manufacturer,
         "state": deal["state"],
+        "tampered": bool(deal["tampered"]),
         "holder": deal["holder"],
         "bin": deal["bin"],
         "tickets": flare.tickets,
