@@ -70,6 +70,7 @@ CASES = [
                                      "--initials", "JQ", *S, "--json")),
     Case("dispenser set", BOOTH, ("dispenser", "set", "sim", *M)),
     Case("redeem", BOOTH, ("redeem", "A100001/0042/25000", *S, "--json")),
+    Case("punch", BOOTH, ("punch", "A100001/0042/25000", *S, "--json")),
     Case("void", BOOTH, ("void", "A100002/0007/10000", "--reason", "torn", *S)),
     Case("check", BOOTH, ("check", "A100001/0042/25000", "--json")),
     Case("scanner set", BOOTH, ("scanner", "set", "stdin", *M)),

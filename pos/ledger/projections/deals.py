@@ -51,7 +51,7 @@ CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL)
 CREATE TABLE p_sales (
     station TEXT NOT NULL, receipt INTEGER NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL,
     amount INTEGER NOT NULL, session TEXT NOT NULL, seller TEXT, hlc TEXT NOT NULL,
-    voided INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (station, receipt)
+    voided INTEGER NOT NULL DEFAULT 0, buyer TEXT, PRIMARY KEY (station, receipt)
 );
 CREATE INDEX p_sales_session ON p_sales (session, station);
 CREATE TABLE p_settings (
@@ -189,7 +189,7 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
     )
     conn.execute(
         "INSERT OR IGNORE INTO p_sales (station, receipt, serial, qty, amount, session, seller, "
-        "hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "hlc, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             event.origin,
             int(body["receipt"]),
@@ -199,6 +199,7 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
             body["session"],
             body.get("seller"),
             event.hlc,
+            body.get("for") or body.get("buyer"),  # who holds the tickets
         ),
     )
 
@@ -507,6 +508,17 @@ def sold_on(conn: sqlite3.Connection, serial: str, game_date: str) -> bool:
         (serial, game_date),
     ).fetchone()
     return row is not None
+
+
+def tickets_bought_on(conn: sqlite3.Connection, serial: str, buyer: str, game_date: str) -> int:
+    """Tickets of a deal sold to an identified buyer (or bought for them) in the sessions of
+    `game_date`, voided sales off."""
+    row = conn.execute(
+        "SELECT coalesce(sum(qty), 0) FROM p_sales s JOIN p_sessions USING (session) "
+        "WHERE s.serial = ? AND s.buyer = ? AND s.voided = 0 AND p_sessions.game_date = ?",
+        (serial, buyer, game_date),
+    ).fetchone()
+    return int(row[0])
 
 
 def last_sale_date(conn: sqlite3.Connection, serial: str) -> str | None:
