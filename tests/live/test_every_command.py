@@ -172,7 +172,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _normal(text: str, root: Path) -> str:
     # An owner does work of its own between commands (the touch screen prints the receipts
     # waiting when it starts), so the seq of a command's event may differ: not its content.
-    text = re.sub(r'"event": "([\w-]+):\d+"', r'"event": "\1:#"', text)
+    text = re.sub(r'"(event|payment)": "([\w-]+):\d+"', r'"\1": "\2:#"', text)
     return text.replace(str(root), "<HALL>")
 
 
