@@ -203,3 +203,40 @@ def test_the_punch_is_confirmed_and_recorded_with_who_and_when(selling: Hall) ->
         assert rows == [("0001", "S1"), ("0002", "S1")]
         kinds = [e.kind for e in st.ledger.events() if e.kind == "TicketPunched"]
         assert len(kinds) == 2
+
+
+def test_punches_project_alike_in_either_order() -> None:
+    import sqlite3
+    from types import SimpleNamespace
+    from typing import Any
+
+    from pos.ledger.projections import deals as deals_projection
+    from pos.ledger.projections import winners as winners_projection
+    from pos.ledger.projections.base import ProjectionSet
+
+    paid = (
+        SimpleNamespace(origin="booth-1", seq=5, hlc="0005"),
+        "WinnerRedeemed",
+        {"serial": "A1", "ticket": "0001", "amount": 500, "by": "S1", "session": "s"},
+    )
+    punches = [
+        (SimpleNamespace(origin="booth-2", seq=9, hlc="0009"), "TicketPunched",
+         {"origin": "booth-1", "seq": 5, "serial": "A1", "ticket": "0001", "how": "scan",
+          "by": "S2"}),
+        (SimpleNamespace(origin="booth-1", seq=6, hlc="0006"), "TicketPunched",
+         {"origin": "booth-1", "seq": 5, "serial": "A1", "ticket": "0001", "how": "tap",
+          "by": "S1"}),
+    ]  # fmt: skip
+    handlers = winners_projection.WINNERS.handlers
+
+    def project(order: list[Any]) -> list[tuple[Any, ...]]:
+        conn = sqlite3.connect(":memory:")
+        ProjectionSet([deals_projection.DEALS, winners_projection.WINNERS]).create(conn)
+        for event, kind, body in order:
+            handlers[kind](conn, event, body)
+        return conn.execute("SELECT punched_by, punched_hlc FROM p_redemptions").fetchall()
+
+    expected = [("S1", "0006")]  # the earliest punch by stamp stands
+    assert project([paid, *punches]) == expected
+    assert project([*punches, paid]) == expected
+    assert project([punches[1], paid, punches[0]]) == expected

@@ -270,9 +270,11 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 def _ticket_punched(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     """C2: the redeemer confirmed the punch of the payment `origin:seq`. Kept aside until the
-    payment arrives (from another station, a punch may come first); the first punch stands."""
+    payment arrives (from another station, a punch may come first). The earliest punch by stamp
+    stands, so stations that took two punches of one payment in either order agree."""
     conn.execute(
-        "INSERT OR IGNORE INTO p_punches VALUES (?, ?, ?, ?)",
+        "INSERT INTO p_punches VALUES (?, ?, ?, ?) ON CONFLICT (origin, seq) DO UPDATE SET "
+        "by = excluded.by, hlc = excluded.hlc WHERE excluded.hlc < p_punches.hlc",
         (body["origin"], int(body["seq"]), body["by"], event.hlc),
     )
     _apply_punch(conn, body["origin"], int(body["seq"]))
@@ -282,7 +284,7 @@ def _apply_punch(conn: sqlite3.Connection, origin: str, seq: int) -> None:
     conn.execute(
         "UPDATE p_redemptions SET (punched_by, punched_hlc) = "
         "(SELECT by, hlc FROM p_punches WHERE origin = ? AND seq = ?) "
-        "WHERE origin = ? AND seq = ? AND punched_hlc IS NULL "
+        "WHERE origin = ? AND seq = ? "
         "AND EXISTS (SELECT 1 FROM p_punches WHERE origin = ? AND seq = ?)",
         (origin, seq, origin, seq, origin, seq),
     )
