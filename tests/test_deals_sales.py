@@ -24,7 +24,6 @@ from tests.halls import ENV, Hall, flare, refused, seal_flare
         (flare(tickets=50, prizes=[{"amount": "1.00", "count": 51}]), "DEAL", "51 winners"),
         (flare(price="0.00"), "DEAL", "price of $0.00"),
         (seal_flare(sheet_and_seal_present=False), "C5", "sign-up sheet"),
-        (flare(tampered=True), "C1", "tampered"),
         (
             seal_flare(
                 seal={

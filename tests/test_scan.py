@@ -32,15 +32,19 @@ def scan_lines(hall: Hall, text: str, *extra: str) -> subprocess.CompletedProces
 def test_each_scan_is_paid_or_refused_and_a_garbled_one_changes_nothing(selling: Hall) -> None:
     selling("sell", "A123456", "--qty", "5")
     before = selling.count()
-    done = scan_lines(selling, "A123456/0042/10000\nA123456/0042/10000\n\x1b[2~garbled\nA123456/00")
+    lines = "A123456/0042/10000\n" * 3 + "\x1b[2~garbled\nA123456/00"
+    done = scan_lines(selling, lines)
     assert done.returncode == 0, done.stderr
     results = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [r["action"] for r in results] == ["redeem", "refused", "bad-scan", "scanner"]
+    actions = ["redeem", "punched", "refused", "bad-scan", "scanner"]
+    assert [r["action"] for r in results] == actions
     assert results[0]["message"] == "PAY $100.00  --  PUNCH NOW"
-    assert results[1]["rule"] == "C2" and "already paid" in results[1]["message"]
-    assert "partial" in results[3]["message"].lower()
-    # one redemption and one flagged double-payment attempt; nothing for the garbled scans
-    assert selling.count() == before + 2
+    # C2: the second scan confirms the punch and pays nothing; a third is a double payment
+    assert results[1]["punched"] == "A123456/0042/10000" and results[1]["by"]
+    assert results[2]["rule"] == "C2" and "already paid" in results[2]["message"]
+    assert "partial" in results[4]["message"].lower()
+    # one redemption, its punch and one flagged double-payment attempt; nothing for the garbled
+    assert selling.count() == before + 3
 
 
 def test_a_kiosk_checks_instead_of_paying(selling: Hall, tmp_path: Path) -> None:

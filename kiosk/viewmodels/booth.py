@@ -4,6 +4,7 @@ seal cards. Functions taking a Station run on the StationWorker; the rest are pu
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from kiosk.local import LocalSettings
 from kiosk.viewmodels.common import (
@@ -291,19 +292,41 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
 
 
 def redeem(st: Station, code: str, operator: str) -> Outcome:
+    """Pay a winner; the second scan of a winner paid here and not yet confirmed punched
+    confirms the punch instead (C2)."""
+
     def run() -> Outcome:
+        if winners.awaiting_punch(st, code):
+            return _punched(winners.confirm_punch(st, code, operator=operator, how="scan"))
         result = winners.redeem(st, code, operator=operator)
         ticket = f"{result['serial']}/{result['ticket']}" if result["ticket"] else result["serial"]
         return Outcome(
             True,
             f"PAY {money(cents(result['pay']))}",
-            f"Ticket {ticket} · receipt #{result['receipt']}",
+            f"Ticket {ticket} · receipt #{result['receipt']} · tap Punched once punched",
             OK,
             shout=result["say"],
-            data=(("receipt", result["receipt"]),),
+            data=(("receipt", result["receipt"]), ("code", ticket)),
         )
 
     return attempt(run, "DO NOT PAY")
+
+
+def confirm_punch(st: Station, code: str, operator: str) -> Outcome:
+    """C2: the redeemer taps Punched: who punched the ticket, and when, is recorded."""
+    return attempt(
+        lambda: _punched(winners.confirm_punch(st, code, operator=operator, how="tap")),
+        "Punch not recorded",
+    )
+
+
+def _punched(result: dict[str, Any]) -> Outcome:
+    return Outcome(
+        True,
+        "PUNCHED",
+        f"Ticket {result['punched']} punched by {result['by']} at {result['at']}",
+        INFO,
+    )
 
 
 def void_ticket(st: Station, code: str, reason: str, operator: str) -> Outcome:

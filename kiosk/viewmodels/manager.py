@@ -150,6 +150,7 @@ KIND_LABELS = {
     "double-payment": ("Paid twice", ERROR),
     "paid-twice": ("Paid on both sides of a cut", ERROR),
     "probable-counterfeit": ("Probable counterfeit", ERROR),
+    "many-winners": ("Many winners, one player", WARN),
     "device-not-returned": ("Device not returned", WARN),
     "late-event": ("Worker bought (late event)", WARN),
     "near-match": ("Near match to a worker", INFO),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,11 @@ def _deal_text(d: dict[str, Any]) -> str:
     lines = [
         f"{d['serial']}  {d['name']} ({d['game']}, form {d['form']}, {d['manufacturer']})",
         f"  state {d['state']}" + (f", bin {d['bin']} at {d['holder']}" if d["bin"] else ""),
+        *(
+            ["  MARKED TAMPERED: never goes into play, sells or pays (rule C1)"]
+            if d.get("tampered")
+            else []
+        ),
         f"  {d['tickets']} tickets at ${d['price']}: ideal gross ${d['ideal_gross']}, "
         f"prizes ${d['total_prizes']}, ideal net ${d['ideal_net']}",
         f"  sold {d['tickets_sold']} (left {d['tickets_left']}), gross ${d['gross']}, "
@@ -80,6 +86,8 @@ def deal_receive(
     """Take in a deal from its flare, checked against the rulebook."""
     if flare_file is not None:
         flare = deal_service.read_flare_file(flare_file)
+        if fields.get("tampered"):
+            flare = dataclasses.replace(flare, tampered=True)
     else:
         flare = deal_service.flare_from_mapping(_flare_from_options(prizes, fields))
     with state(ctx).open_station() as st:

@@ -29,7 +29,7 @@ from pos.cli.run import run
 from pos.cli.sales import dispenser, player, sell, session
 from pos.cli.scanning import scan, scan_code, scanner
 from pos.cli.staff import staff
-from pos.cli.winners import check, redeem, seal, void
+from pos.cli.winners import check, punch, redeem, seal, void
 from pos.errors import BoothError, RuleRefused, StorageFailure
 from pos.ledger import requests
 from pos.ledger.store import ledger_error
@@ -60,7 +60,7 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
 COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
     deal, house, rules, session, sell, player, dispenser,
-    redeem, void, check, seal, scan, scan_code, scanner, exception,
+    redeem, punch, void, check, seal, scan, scan_code, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
 ]  # fmt: skip

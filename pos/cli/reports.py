@@ -46,6 +46,10 @@ def _day_text(r: dict[str, Any]) -> str:
             )
     for e in r["exceptions"]:
         lines.append(f"  ! {e['kind']}: {e['detail']}")
+    if r["unpunched"]:
+        lines.append(f"Winners paid, punch not confirmed (C2): {len(r['unpunched'])}")
+    for u in r["unpunched"]:
+        lines.append(f"  ! {u['ticket']} ${u['amount']} paid by {u['paid_by']} ({u['payment']})")
     return "\n".join(lines)
 
 

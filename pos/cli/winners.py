@@ -13,9 +13,11 @@ from pos.services import seals, winners
 
 def _punch(result: dict[str, Any]) -> str:
     return (
-        f"PAY ${result['pay']}  --  PUNCH NOW\n{result['serial']}"
+        f"PAY ${result['pay']}  --  {result['say']}\n{result['serial']}"
         + (f"/{result['ticket']}" if result.get("ticket") else "")
         + (f"  receipt {result['receipt']}" if result.get("receipt") else "")
+        + ("" if result.get("punched") else "\nconfirm the punch: booth punch CODE")
+        + (f"\nflagged for the manager: {result['flagged']}" if result.get("flagged") else "")
     )
 
 
@@ -27,6 +29,7 @@ def _punch(result: dict[str, Any]) -> str:
 @click.option("--winner-address", default="", help="W-2G: the winner's address.")
 @click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
 @click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@click.option("--punched", is_flag=True, help="C2: the ticket is punched; record who and when.")
 @operator_option
 @json_option
 @click.pass_context
@@ -39,6 +42,7 @@ def redeem(
     winner_address: str,
     winner_tin: str,
     winner_id: str,
+    punched: bool,
     operator: str | None,
 ) -> None:
     """Pay a winning ticket (PUNCH NOW), or say why not."""
@@ -47,9 +51,21 @@ def redeem(
         winner = winners.Winner(winner_name, winner_address, winner_tin, winner_id)
     with state(ctx).open_station() as st:
         result = winners.redeem(
-            st, code, operator=operator, tier=tier, player=player, winner=winner
+            st, code, operator=operator, tier=tier, player=player, winner=winner, punched=punched
         )
     emit(ctx, result, lambda: _punch(result))
+
+
+@click.command()
+@click.argument("code")
+@operator_option
+@json_option
+@click.pass_context
+def punch(ctx: click.Context, code: str, operator: str | None) -> None:
+    """Confirm a paid ticket was punched (C2): records who punched it and when."""
+    with state(ctx).open_station() as st:
+        result = winners.confirm_punch(st, code, operator=operator)
+    emit(ctx, result, lambda: f"PUNCHED {result['punched']} by {result['by']} at {result['at']}")
 
 
 @click.command()

@@ -384,6 +384,16 @@ SCHEMAS: dict[str, Schema] = {
             "w2g": opt(nullable(obj({}))),
         }
     ),
+    "TicketPunched": Schema(
+        {
+            "origin": req(NAME),  # the payment punched: its event, origin:seq
+            "seq": req(integer(1)),
+            "serial": req(NAME),
+            "ticket": opt(OPTIONAL_NAME),
+            "how": req(one_of("tap", "scan", "command")),
+            "by": req(NAME),
+        }
+    ),
     "TicketVoided": Schema(
         {
             "serial": req(NAME),
@@ -438,6 +448,7 @@ SCHEMAS: dict[str, Schema] = {
             "flag": req(NAME),
             "serial": opt(OPTIONAL_NAME),
             "ticket": opt(OPTIONAL_NAME),
+            "player": opt(OPTIONAL_NAME),  # who presented the ticket, when identified
             "detail": req(REASON),
             "by": BY,
         }

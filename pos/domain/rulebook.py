@@ -429,20 +429,18 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
     """May this deal be taken in? The first failing check wins, in this fixed order:
 
     1. DEAL  the serial number was already taken in (compared in upper case);
-    2. C1    the deal is marked as tampered;
-    3. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms
+    2. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms
              (not event games: K 4 needs no sign-up sheet);
-    4. DEAL  a price of zero;
-    5. K3    a prize tier above the cap, in the flare's order, then the seal prize;
-    6. DEAL  more winning tickets than tickets.
+    3. DEAL  a price of zero;
+    4. K3    a prize tier above the cap, in the flare's order, then the seal prize;
+    5. DEAL  more winning tickets than tickets.
+
+    A deal marked as tampered (C1) is taken in on record, so its purchase is kept and an
+    inspector sees the mark, but it never goes into play: `tampered_deal` refuses it.
     """
     serial = flare.serial.upper()
     if serial in {known.upper() for known in known_serials}:
         return _fail("DEAL", f"a deal with serial number {serial} was already taken in")
-    if flare.tampered:
-        return _fail(
-            "C1", f"deal {serial} is marked as tampered with; it can never be put into play"
-        )
     if flare.game is GameType.SEAL_CARD:
         if flare.seal is None:
             return _fail(

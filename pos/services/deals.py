@@ -15,6 +15,7 @@ from pos.domain.money import format_amount, parse_count
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date
 from pos.services.inputs import FLARE_MAX, checked_input, read_input_text
 from pos.services.settings import house_rule, rulebook_settings
@@ -147,7 +148,8 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
         {"amount": format_amount(amount), "count": count, "paid": paid, "left": count - paid}
         for amount, count, paid in rows
     ]
-    prizes_paid = sum(amount * paid for amount, _, paid in rows)
+    # every prize paid from the deal, seal prizes included (the ideal figures include them)
+    prizes_paid = winners_read.deal_prizes_paid(st.ledger.conn, deal["serial"])
     sold, gross = int(deal["sold"]), int(deal["gross"])
     return {
         "serial": deal["serial"],
@@ -156,6 +158,7 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
         "form": flare.form,
         "manufacturer": flare.manufacturer,
         "state": deal["state"],
+        "tampered": bool(deal["tampered"]),
         "holder": deal["holder"],
         "bin": deal["bin"],
         "tickets": flare.tickets,

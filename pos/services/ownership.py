@@ -48,6 +48,7 @@ def acquire_deal(
     by = st.operator(operator, "manager") if forced else st.operator(operator, "seller", "manager")
     with st.ledger.transaction():
         deal = _deal(st, serial)
+        refuse(deal_checks.tampered_deal(deal["serial"], state=deal["state"]))
         refuse(
             deal_checks.acquirable(
                 deal["serial"],

@@ -131,6 +131,16 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
         story.append(Paragraph("Exceptions", styles["Heading3"]))
         for item in report["exceptions"]:
             story.append(Paragraph(f"{item['kind']}: {item['detail']}", styles["Normal"]))
+    if report.get("unpunched"):
+        story.append(Spacer(1, 10))
+        story.append(Paragraph("Winners paid, punch not confirmed (C2)", styles["Heading3"]))
+        for item in report["unpunched"]:
+            story.append(
+                Paragraph(
+                    f"{item['ticket']} ${item['amount']} paid by {item['paid_by']}",
+                    styles["Normal"],
+                )
+            )
     SimpleDocTemplate(str(path), pagesize=letter, title="Booth day report").build(story)
     return path
 

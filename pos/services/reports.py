@@ -153,6 +153,16 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         "blocked_purchases": roster_read.blocked_on(conn, sc.day.isoformat()),
         "overrides": deals_read.overrides_between(conn, sc.low, sc.high),
         "exceptions": _exceptions(st, sc),
+        "unpunched": [
+            {
+                "ticket": f"{r['serial']}/{r['ticket']}" if r["ticket"] else r["serial"],
+                "amount": _money(r["amount"]),
+                "paid_by": r["by"],
+                "payment": f"{r['origin']}:{r['seq']}",
+                "receipt": r["receipt"],
+            }
+            for r in winners_read.unpunched(conn, ss)
+        ],
         "stations": stations,
         "operators": _operators(st, sc),
         "cash": _cash(st, sc),
@@ -320,6 +330,7 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         "operators": report["operators"],
         "cash": report["cash"],
         "exceptions": report["exceptions"],
+        "unpunched": report["unpunched"],
         "blocked_purchases": report["blocked_purchases"],
     }
     written = []

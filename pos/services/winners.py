@@ -51,11 +51,24 @@ def _local_time(st: Station, hlc_text: str) -> str:
     return local_minute(hlc_text, st.hall.time_zone)
 
 
-def _flag(st: Station, flag: str, code: TicketCode, detail: str, by: str | None) -> None:
-    st.append(
-        "ExceptionFlagged",
-        {"flag": flag, "serial": code.serial, "ticket": code.ticket, "detail": detail, "by": by},
-    )
+def _flag(
+    st: Station,
+    flag: str,
+    code: TicketCode,
+    detail: str,
+    by: str | None,
+    player: str | None = None,
+) -> None:
+    body: dict[str, Any] = {
+        "flag": flag,
+        "serial": code.serial,
+        "ticket": code.ticket,
+        "detail": detail,
+        "by": by,
+    }
+    if player is not None:
+        body["player"] = player
+    st.append("ExceptionFlagged", body)
 
 
 def _deal(st: Station, code: TicketCode) -> dict[str, Any]:
@@ -123,15 +136,28 @@ def redeem(
     tier: str | None = None,
     player: str | None = None,
     winner: Winner | None = None,
+    punched: bool = False,
 ) -> dict[str, Any]:
-    """Pay a winning ticket: PUNCH NOW. Refused (exit 1) with the rule when it must not pay."""
+    """Pay a winning ticket: PUNCH NOW. Refused (exit 1) with the rule when it must not pay.
+    `punched`: the redeemer confirms at once that the ticket was punched (C2)."""
     code = decode_code(code_text)
     redeemer = st.operator(operator, "redeemer")
     flagged: winner_checks.Flag | None = None
+    noted: str | None = None
     with st.ledger.transaction():
+        conn = st.ledger.conn
         deal = _deal(st, code)
+        refuse(winner_checks.ticket_in_deal(code.serial, code.ticket, tickets=int(deal["tickets"])))
         flare = deal_flare(st, code.serial)
         amount = _tier(flare, code, tier)
+        today = hall_date(st, st.clock.now()).isoformat()
+        refuse(
+            winner_checks.deal_in_play(
+                code.serial,
+                state=deal["state"],
+                sold_today=deals_read.sold_on(conn, code.serial, today),
+            )
+        )
         refuse(
             winner_checks.pays_here(
                 code.serial, holder=deal["holder"], released_to=deal["released_to"], here=st.id
@@ -140,6 +166,8 @@ def redeem(
         voided = _voided(st, code)
         void = winner_checks.Void(voided["hlc"], voided["by"], voided["reason"]) if voided else None
         refuse(winner_checks.not_voided(str(code), void, time_zone=st.hall.time_zone))
+        buyer = resolve_buyer(st, player) if player else None
+        presenter = buyer.code if buyer else None
         paid = _already_paid(st, code)
         if paid is not None:
             flagged = winner_checks.double_payment(
@@ -149,15 +177,20 @@ def redeem(
                 time_zone=st.hall.time_zone,
             )
         else:
-            left = deals_read.winners_left(st.ledger.conn, code.serial, amount)
+            left = deals_read.winners_left(conn, code.serial, amount)
             assert left is not None  # the tier is the flare's
-            flagged = winner_checks.counterfeit(code.serial, amount=amount, winners_left=left)
+            flagged = winner_checks.counterfeit(
+                code.serial, amount=amount, winners_left=left
+            ) or winner_checks.beyond_sales(
+                code.serial,
+                sold=int(deal["sold"]),
+                winners_paid=winners_read.ticket_winners_paid(conn, code.serial),
+                player=presenter,
+                redeemer=redeemer.badge,
+            )
         if flagged is None:
             session_id = _claim_window(st, deal, st.clock.now())
-            buyer = None
-            if player:
-                buyer = resolve_buyer(st, player)
-                assert buyer is not None
+            if buyer is not None:
                 refuse(of_decision(identity_decision(st, buyer), "ID"))
             body: dict[str, Any] = {
                 "serial": code.serial,
@@ -166,26 +199,97 @@ def redeem(
                 "by": redeemer.badge,
                 "session": session_id,
                 "receipt": next_receipt_number(st),
-                "player": buyer.code if buyer else None,
+                "player": presenter,
             }
             w2g = _w2g(st, flare, amount, winner)
             if w2g:
                 body["w2g"] = w2g
             event = st.append("WinnerRedeemed", body)
+            if punched:
+                _punch(st, event.origin, event.seq, code, how="command", by=redeemer.badge)
+            if presenter is not None:
+                noted = winner_checks.many_winners(
+                    code.serial,
+                    player=presenter,
+                    winners_today=winners_read.player_winners_on(
+                        conn, code.serial, presenter, today
+                    ),
+                    bought_today=deals_read.tickets_bought_on(conn, code.serial, presenter, today),
+                )
+                if noted is not None:
+                    _flag(st, "many-winners", code, noted, redeemer.badge, presenter)
     if flagged is not None:
         with st.ledger.transaction():
-            _flag(st, flagged.kind, code, flagged.detail, redeemer.badge)
+            _flag(st, flagged.kind, code, flagged.detail, redeemer.badge, presenter)
         refuse(flagged.refusal(str(code)))
     return {
         "pay": format_amount(amount),
-        "say": "PUNCH NOW",
+        "say": "PAID, PUNCHED" if punched else "PUNCH NOW",
         "serial": code.serial,
         "ticket": code.ticket,
         "receipt": body["receipt"],
         "session": session_id,
         "w2g": "w2g" in body,
+        "punched": punched,
+        "flagged": noted,
         "event": f"{event.origin}:{event.seq}",
     }
+
+
+def _punch(st: Station, origin: str, seq: int, code: TicketCode, *, how: str, by: str) -> Any:
+    return st.append(
+        "TicketPunched",
+        {
+            "origin": origin,
+            "seq": seq,
+            "serial": code.serial,
+            "ticket": code.ticket,
+            "how": how,
+            "by": by,
+        },
+    )
+
+
+def confirm_punch(
+    st: Station, code_text: str, *, operator: str | None, how: str = "command"
+) -> dict[str, Any]:
+    """C2: the redeemer confirms that a paid ticket was punched (a tap, a second scan, or the
+    command): recorded with who and when. Pays nothing."""
+    code = decode_code(code_text)
+    by = st.operator(operator, "redeemer")
+    if code.ticket is None:
+        raise BadInput("code", f"{code} has no ticket number: a punch needs the ticket's number")
+    with st.ledger.transaction():
+        _deal(st, code)
+        payment = winners_read.ticket_payment(st.ledger.conn, code.serial, code.ticket)
+        refuse(
+            winner_checks.punchable(
+                str(code),
+                paid=payment is not None,
+                punched_by=payment["punched_by"] if payment else None,
+                punched_hlc=payment["punched_hlc"] if payment else None,
+                time_zone=st.hall.time_zone,
+            )
+        )
+        assert payment is not None
+        event = _punch(st, payment["origin"], int(payment["seq"]), code, how=how, by=by.badge)
+    return {
+        "punched": str(code),
+        "by": by.badge,
+        "at": _local_time(st, event.hlc),
+        "payment": f"{payment['origin']}:{payment['seq']}",
+        "event": f"{event.origin}:{event.seq}",
+    }
+
+
+def awaiting_punch(st: Station, code_text: str) -> bool:
+    """Whether a ticket was paid here and its punch is not yet confirmed (a second scan then
+    confirms it rather than paying it again)."""
+    code = decode_code(code_text)
+    if code.ticket is None:
+        return False
+    payment = winners_read.ticket_payment(st.ledger.conn, code.serial, code.ticket)
+    return payment is not None and payment["origin"] == st.id and payment["punched_hlc"] is None
 
 
 def _w2g(st: Station, flare: Flare, amount: int, winner: Winner | None) -> dict[str, Any] | None:
@@ -219,7 +323,8 @@ def void_ticket(
     if code.ticket is None:
         raise BadInput("code", f"{code} has no ticket number: a void needs the ticket's number")
     with st.ledger.transaction():
-        _deal(st, code)
+        deal = _deal(st, code)
+        refuse(winner_checks.ticket_in_deal(code.serial, code.ticket, tickets=int(deal["tickets"])))
         voided = _voided(st, code) is not None
         paid = not voided and _already_paid(st, code) is not None
         refuse(winner_checks.voidable(str(code), voided=voided, paid=paid))
@@ -276,7 +381,11 @@ def check_ticket(st: Station, code_text: str, *, tier: str | None = None) -> dic
     result: dict[str, Any] = {"serial": code.serial, "ticket": code.ticket, "game": flare.name}
     voided = _voided(st, code)
     paid = _already_paid(st, code)
-    if voided:
+    outside = winner_checks.ticket_in_deal(code.serial, code.ticket, tickets=flare.tickets)
+    if outside is not None or deal["state"] in ("tampered", "received", "unknown"):
+        result["status"] = "invalid"
+        result["say"] = "This ticket cannot be paid. Show it at the booth."
+    elif voided:
         result["status"] = "void"
         result["say"] = "This ticket was voided and does not pay."
     elif paid:

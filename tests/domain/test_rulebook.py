@@ -235,7 +235,7 @@ INTAKE = [
     (_r(LUCKY, prizes=(PrizeTier(1, 4000),)), set(), None, ""),  # every ticket wins
     (LUCKY, {"A123456"}, "DEAL", "serial number A123456 was already taken in"),
     (LUCKY, {"a123456"}, "DEAL", "already taken in"),
-    (_r(LUCKY, tampered=True), set(), "C1", "deal A123456 is marked as tampered"),
+    (_r(LUCKY, tampered=True), set(), None, ""),  # on record, never in play (C1)
     (_r(SEALED, sheet_and_seal_present=False), set(), "C5", "sign-up sheet, seal and cards"),
     (_r(SEALED, seal=None), set(), "C5", "has no seal terms"),
     (_r(LUCKY, price=0), set(), "DEAL", "price of $0.00"),
@@ -260,7 +260,7 @@ INTAKE = [
     ),
     # the first failing rule wins, in the documented order
     (_r(LUCKY, tampered=True, price=0), {"A123456"}, "DEAL", "already taken in"),
-    (_r(SEALED, tampered=True, seal=None), set(), "C1", "tampered"),
+    (_r(SEALED, tampered=True, seal=None), set(), "C5", "seal terms"),
     (_r(SEALED, seal=None, price=0), set(), "C5", "seal terms"),
     (_r(LUCKY, price=0, prizes=(PrizeTier(900_000, 1),)), set(), "DEAL", "price"),
     (_r(LUCKY, tickets=1, prizes=(PrizeTier(900_000, 2),)), set(), "K3", "$9,000.00"),

@@ -70,7 +70,7 @@ def test_sell_with_pad_cash_and_receipt(demo_hall: Path, open_front: Any) -> Non
     ui.shot("booth-sold", both=False)
 
 
-def test_winner_punch_now_then_refused_twice(demo_hall: Path, open_front: Any) -> None:
+def test_winner_punch_now_punched_then_refused_twice(demo_hall: Path, open_front: Any) -> None:
     ui = open_front(demo_hall / "booth-1")
     log_in(ui)
     ui.tap("tab-winners")
@@ -79,6 +79,15 @@ def test_winner_punch_now_then_refused_twice(demo_hall: Path, open_front: Any) -
     assert ui.find("winner-headline").text == "PAY $5.00"
     assert ui.find("winner-shout").text == "PUNCH NOW"
     ui.shot("booth-winner-pay")
+    ui.tap("punched")  # C2: the redeemer confirms the punch; who and when are recorded
+    assert ui.find("winner-headline").text == "PUNCHED"
+    assert "punched by" in ui.find("winner-detail").text
+    punch = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT punched_by, punched_hlc IS NOT NULL FROM p_redemptions WHERE ticket = '0042'"
+        ).fetchone()
+    )
+    assert punch[1] == 1 and punch[0]
     ui.type("code", "A100001/0042/500")
     ui.tap("pay")
     assert ui.find("winner-headline").text == "DO NOT PAY"

@@ -304,3 +304,15 @@ def test_kiosk_pays_with_a_voucher(demo_hall: Path) -> None:
         assert not again.ok and again.refusal is not None and again.refusal.rule == "VOUCHER"
         assert again.headline == "Sorry, that voucher did not pay"
         assert "already paid" in again.detail
+
+
+def test_a_second_scan_of_a_winner_paid_here_confirms_its_punch(demo_hall: Path) -> None:
+    with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as st:
+        paid = booth.redeem(st, "A100001/0043/500", "S200")
+        assert paid.ok and paid.shout == "PUNCH NOW" and paid.get("code") == "A100001/0043"
+        punched = booth.redeem(st, "A100001/0043/500", "S200")
+        assert punched.ok and punched.headline == "PUNCHED", punched.detail
+        again = booth.redeem(st, "A100001/0043/500", "S200")
+        assert not again.ok and again.headline == "DO NOT PAY"
+        tapped = booth.confirm_punch(st, "A100001/0043/500", "S200")
+        assert not tapped.ok and "already confirmed punched" in tapped.detail

@@ -1,5 +1,6 @@
 """Scan a winner: the amount and PUNCH NOW in large type, or the refusal with its reason and
-rule. A scan anywhere on this screen redeems; the code can also be typed."""
+rule. A scan anywhere on this screen redeems; the code can also be typed. Once punched, the
+redeemer taps Punched (or scans the ticket again) and the punch is recorded (C2)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ class WinnersScreen(RoleScreen):
         pay = TouchButton("Check & pay", on_press=self._typed, colour=common.OK, ident="pay")
         pay.size_hint_x = 0.35
         row.add_widget(pay)
+        punched = TouchButton(
+            "Punched", on_press=self._punched, colour=common.INFO, ident="punched"
+        )
+        punched.size_hint_x = 0.25
+        row.add_widget(punched)
         self.body.add_widget(row)
+        self.last_code = ""  # the winner last paid: the Punched tap confirms its punch (C2)
         self.outcome.clear("Scan a winning ticket")
 
     def on_scan(self, text: str) -> None:
@@ -37,5 +44,13 @@ class WinnersScreen(RoleScreen):
         self.code.text = ""
         self.front.call(lambda st: booth.redeem(st, code, badge), self.show, prints=True)
 
+    def _punched(self) -> None:
+        code, badge = self.last_code, self.operator
+        if not code:
+            return
+        self.front.call(lambda st: booth.confirm_punch(st, code, badge), self.show)
+
     def show(self, outcome: common.Outcome) -> None:
+        paid = outcome.get("code")
+        self.last_code = str(paid) if paid else ""
         self.outcome.show(outcome)

@@ -9,8 +9,11 @@ from pos.domain.checks import Refusal
 def openable(
     serial: str, *, state: str, bin_name: str | None, holder: str | None
 ) -> Refusal | None:
-    """A deal goes in play only when received or carried over: not closed (C4), not in play
-    already (OWNER)."""
+    """A deal goes in play only when received or carried over: never marked tampered (C1), not
+    closed (C4), not in play already (OWNER)."""
+    tampered = tampered_deal(serial, state=state)
+    if tampered is not None:
+        return tampered
     if state == "closed":
         return Refusal("C4", f"deal {serial} is closed and cannot be put in play")
     if state == "in-play":
@@ -50,5 +53,14 @@ def acquirable(
         return Refusal(
             "OWNER",
             f"deal {serial} is held by {holder}, which has not released it to this station",
+        )
+    return None
+
+
+def tampered_deal(serial: str, *, state: str) -> Refusal | None:
+    """C1: a deal received marked, defaced or tampered never goes into play, sells or pays."""
+    if state == "tampered":
+        return Refusal(
+            "C1", f"deal {serial} is marked as tampered with; it can never be put into play"
         )
     return None

@@ -10,7 +10,10 @@ from pos.domain.money import format_amount
 def sells_here(
     serial: str, *, state: str, holder: str | None, released_to: str | None, here: str
 ) -> Refusal | None:
-    """The deal is in play (BIN), held by this station (`here`) and not released (OWNER)."""
+    """The deal is in play (BIN; never a deal marked tampered, C1), held by this station
+    (`here`) and not released (OWNER)."""
+    if state == "tampered":
+        return Refusal("C1", f"deal {serial} is marked as tampered with; it never sells")
     if state != "in-play":
         return Refusal("BIN", f"deal {serial} is {state}, not in play in a bin")
     if holder != here:

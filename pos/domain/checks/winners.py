@@ -59,6 +59,44 @@ def not_voided(code: str, void: Void | None, *, time_zone: str) -> Refusal | Non
     return None
 
 
+def ticket_in_deal(serial: str, ticket: str | None, *, tickets: int) -> Refusal | None:
+    """C1: a ticket's number is one of its deal's, 1..tickets; any other is no ticket of the
+    deal (a probable counterfeit) and never pays."""
+    if ticket is None:
+        return None
+    number = int(ticket)
+    if not 1 <= number <= tickets:
+        return Refusal(
+            "C1",
+            f"ticket number {ticket} is outside deal {serial}'s tickets 1..{tickets}: "
+            "a probable counterfeit; pay nothing",
+        )
+    return None
+
+
+def deal_in_play(serial: str, *, state: str, sold_today: bool) -> Refusal | None:
+    """C1: a winner pays only from a deal that was put in play. A deal marked tampered never
+    pays; a deal never opened sold no ticket; a closed deal pays only the winners of tickets
+    it sold on today's game date (B), so a closed deal that did not sell today pays none."""
+    if state == "tampered":
+        return Refusal(
+            "C1", f"deal {serial} is marked as tampered with; none of its tickets ever pays"
+        )
+    if state in ("received", "unknown"):
+        return Refusal(
+            "C1",
+            f"deal {serial} was never put in play, so none of its tickets was sold: "
+            "a probable counterfeit; pay nothing",
+        )
+    if state == "closed" and not sold_today:
+        return Refusal(
+            "C1",
+            f"deal {serial} is closed and sold nothing today: its tickets are out of play; "
+            "pay nothing",
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class Flag:
     """A redemption the manager must see (an ExceptionFlagged `kind` with its `detail`); the
@@ -66,9 +104,10 @@ class Flag:
 
     kind: str  # "double-payment" or "probable-counterfeit"
     detail: str
+    rule: str = ""  # the rule cited; by default C2 for a double payment, else DEAL
 
     def refusal(self, code: str) -> Refusal:
-        rule = "C2" if self.kind == "double-payment" else "DEAL"
+        rule = self.rule or ("C2" if self.kind == "double-payment" else "DEAL")
         return Refusal(rule, f"ticket {code}: {self.detail}; pay nothing")
 
 
@@ -89,6 +128,45 @@ def counterfeit(serial: str, *, amount: int, winners_left: int) -> Flag | None:
             f"deal {serial} is already paid: a probable counterfeit",
         )
     return None
+
+
+def presenter(player: str | None) -> str:
+    """Who presented a ticket, as a flag tells the manager."""
+    return f"presented by player {player}" if player else "presenter not identified (no --player)"
+
+
+def beyond_sales(
+    serial: str, *, sold: int, winners_paid: int, player: str | None, redeemer: str
+) -> Flag | None:
+    """C1: winners paid from a deal never exceed the tickets sold from it; one more is a
+    probable counterfeit (`winners_paid`: the ticket winners already paid from the deal)."""
+    if winners_paid + 1 > sold:
+        return Flag(
+            "probable-counterfeit",
+            f"deal {serial} sold {sold} ticket(s) and has paid {winners_paid} winner(s): "
+            f"one more would be winner {winners_paid + 1} of {sold} sold, a probable "
+            f"counterfeit ({presenter(player)}, at badge {redeemer})",
+            rule="C1",
+        )
+    return None
+
+
+MANY_WINNERS = 3  # a player's winners from one deal in one day at which the manager looks
+
+
+def many_winners(
+    serial: str, *, player: str | None, winners_today: int, bought_today: int
+) -> str | None:
+    """C1 (a mark, not a refusal): one player presents more winners of one deal in one game
+    date than the hall sold them identified tickets of it, and at least MANY_WINNERS of them
+    (`winners_today`: this one included). Winners they did not buy were passed to them by
+    someone: the manager looks. Returns the flag's detail, or None."""
+    if player is None or winners_today < MANY_WINNERS or winners_today <= bought_today:
+        return None
+    return (
+        f"player {player} has presented {winners_today} winners of deal {serial} today but "
+        f"bought {bought_today} identified ticket(s) of it: paid, for the manager to look at"
+    )
 
 
 def session_for_claim(session_game_date: str | None, today: date) -> Refusal | None:
@@ -130,6 +208,26 @@ def winner_recorded(amount: int, *, recorded: bool) -> Refusal | None:
             f"a ${format_amount(amount)} prize is reportable on Form W-2G: record the "
             "winner's name, address, taxpayer ID and photo ID (--winner-name, --winner-address, "
             "--winner-tin, --winner-id)",
+        )
+    return None
+
+
+def punchable(
+    code: str,
+    *,
+    paid: bool,
+    punched_by: str | None,
+    punched_hlc: str | None,
+    time_zone: str,
+) -> Refusal | None:
+    """C2: a punch is confirmed for a ticket that was paid, once."""
+    if not paid:
+        return Refusal("C2", f"ticket {code} was not paid: there is no punch to confirm")
+    if punched_hlc is not None:
+        return Refusal(
+            "C2",
+            f"ticket {code} was already confirmed punched at "
+            f"{local_minute(punched_hlc, time_zone)} by badge {punched_by}",
         )
     return None
 

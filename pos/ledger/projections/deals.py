@@ -25,7 +25,8 @@ CREATE TABLE p_deals (
     received_hlc TEXT, received_by TEXT, opened_hlc TEXT, closed_hlc TEXT,
     sold INTEGER NOT NULL DEFAULT 0, gross INTEGER NOT NULL DEFAULT 0,
     unsold INTEGER, keep_until TEXT, released_to TEXT,
-    holder_key TEXT  -- hlc:origin of the event that named the holder: the latest wins
+    holder_key TEXT,  -- hlc:origin of the event that named the holder: the latest wins
+    tampered INTEGER NOT NULL DEFAULT 0  -- C1: received marked as tampered, never in play
 );
 CREATE TABLE p_prize_tiers (
     serial TEXT NOT NULL, amount INTEGER NOT NULL, count INTEGER NOT NULL,
@@ -50,7 +51,7 @@ CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL)
 CREATE TABLE p_sales (
     station TEXT NOT NULL, receipt INTEGER NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL,
     amount INTEGER NOT NULL, session TEXT NOT NULL, seller TEXT, hlc TEXT NOT NULL,
-    voided INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (station, receipt)
+    voided INTEGER NOT NULL DEFAULT 0, buyer TEXT, PRIMARY KEY (station, receipt)
 );
 CREATE INDEX p_sales_session ON p_sales (session, station);
 CREATE TABLE p_settings (
@@ -69,13 +70,14 @@ def _deal_received(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
     flare = parse_flare(body["flare"])
     conn.execute(
         "INSERT INTO p_deals (serial, game, name, form, manufacturer, tickets, price, "
-        "prizes_total, flare, state, received_hlc, received_by) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'received', ?, ?) ON CONFLICT (serial) DO UPDATE SET "
+        "prizes_total, flare, state, received_hlc, received_by, tampered) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (serial) DO UPDATE SET "
         "game = excluded.game, name = excluded.name, form = excluded.form, "
         "manufacturer = excluded.manufacturer, tickets = excluded.tickets, "
         "price = excluded.price, prizes_total = excluded.prizes_total, flare = excluded.flare, "
         "received_hlc = excluded.received_hlc, received_by = excluded.received_by, "
-        "state = CASE WHEN p_deals.state = 'unknown' THEN 'received' ELSE p_deals.state END",
+        "tampered = excluded.tampered, state = CASE WHEN excluded.tampered = 1 THEN 'tampered' "
+        "WHEN p_deals.state = 'unknown' THEN 'received' ELSE p_deals.state END",
         (
             flare.serial,
             flare.game.value,
@@ -86,10 +88,14 @@ def _deal_received(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
             flare.price,
             flare.total_prizes,
             canonical_json(flare_to_dict(flare)),
+            "tampered" if flare.tampered else "received",
             event.hlc,
             body.get("by"),
+            int(flare.tampered),
         ),
     )
+    if flare.tampered:
+        conn.execute("DELETE FROM p_bins WHERE serial = ?", (flare.serial,))
     for tier in flare.prizes:
         conn.execute(
             "INSERT INTO p_prize_tiers (serial, amount, count) VALUES (?, ?, ?) "
@@ -100,6 +106,11 @@ def _deal_received(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
 
 def _ensure_deal(conn: sqlite3.Connection, serial: str) -> None:
     conn.execute("INSERT INTO p_deals (serial) VALUES (?) ON CONFLICT DO NOTHING", (serial,))
+
+
+def _tampered(conn: sqlite3.Connection, serial: str) -> bool:
+    row = conn.execute("SELECT tampered FROM p_deals WHERE serial = ?", (serial,)).fetchone()
+    return bool(row and row[0])
 
 
 def _names_holder(conn: sqlite3.Connection, event: Event, serial: str) -> bool:
@@ -117,11 +128,11 @@ def _names_holder(conn: sqlite3.Connection, event: Event, serial: str) -> bool:
 def _deal_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     serial = body["serial"]
     _ensure_deal(conn, serial)
-    if not _names_holder(conn, event, serial):
+    if _tampered(conn, serial) or not _names_holder(conn, event, serial):
         return
     conn.execute(
         "UPDATE p_deals SET state = 'in-play', holder = ?, bin = ?, opened_hlc = ? "
-        "WHERE serial = ? AND state != 'closed'",
+        "WHERE serial = ? AND state NOT IN ('closed', 'tampered')",
         (body["station"], body["bin"], event.hlc, serial),
     )
     conn.execute("DELETE FROM p_bins WHERE serial = ?", (serial,))
@@ -140,7 +151,7 @@ def _deal_released(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
 def _deal_acquired(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     serial = body["serial"]
     _ensure_deal(conn, serial)
-    if not _names_holder(conn, event, serial):
+    if _tampered(conn, serial) or not _names_holder(conn, event, serial):
         return
     conn.execute(
         "UPDATE p_deals SET holder = ?, bin = ?, released_to = NULL, state = CASE "
@@ -178,7 +189,7 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
     )
     conn.execute(
         "INSERT OR IGNORE INTO p_sales (station, receipt, serial, qty, amount, session, seller, "
-        "hlc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "hlc, buyer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             event.origin,
             int(body["receipt"]),
@@ -188,6 +199,7 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
             body["session"],
             body.get("seller"),
             event.hlc,
+            body.get("for") or body.get("buyer"),  # who holds the tickets
         ),
     )
 
@@ -496,6 +508,17 @@ def sold_on(conn: sqlite3.Connection, serial: str, game_date: str) -> bool:
         (serial, game_date),
     ).fetchone()
     return row is not None
+
+
+def tickets_bought_on(conn: sqlite3.Connection, serial: str, buyer: str, game_date: str) -> int:
+    """Tickets of a deal sold to an identified buyer (or bought for them) in the sessions of
+    `game_date`, voided sales off."""
+    row = conn.execute(
+        "SELECT coalesce(sum(qty), 0) FROM p_sales s JOIN p_sessions USING (session) "
+        "WHERE s.serial = ? AND s.buyer = ? AND s.voided = 0 AND p_sessions.game_date = ?",
+        (serial, buyer, game_date),
+    ).fetchone()
+    return int(row[0])
 
 
 def last_sale_date(conn: sqlite3.Connection, serial: str) -> str | None:

@@ -21,7 +21,10 @@ SCHEMA = """
 CREATE TABLE p_redemptions (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, serial TEXT NOT NULL, ticket TEXT,
     amount INTEGER NOT NULL, kind TEXT NOT NULL, by TEXT NOT NULL, session TEXT,
-    receipt INTEGER, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+    receipt INTEGER, hlc TEXT NOT NULL,
+    player TEXT,  -- who presented it, when identified
+    punched_by TEXT, punched_hlc TEXT,  -- C2: the punch confirmed (TicketPunched)
+    PRIMARY KEY (origin, seq)
 );
 CREATE INDEX p_redemptions_ticket ON p_redemptions (serial, ticket);
 CREATE INDEX p_redemptions_session ON p_redemptions (session);
@@ -58,8 +61,12 @@ CREATE TABLE p_progressive_pool (
 );
 CREATE TABLE p_flags (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT,
-    ticket TEXT, detail TEXT NOT NULL, hlc TEXT NOT NULL,
+    ticket TEXT, detail TEXT NOT NULL, hlc TEXT NOT NULL, player TEXT,
     resolved INTEGER NOT NULL DEFAULT 0, decision TEXT, note TEXT, resolved_by TEXT,
+    PRIMARY KEY (origin, seq)
+);
+CREATE TABLE p_punches (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, by TEXT NOT NULL, hlc TEXT NOT NULL,
     PRIMARY KEY (origin, seq)
 );
 CREATE TABLE p_flag_decisions (
@@ -71,7 +78,8 @@ CREATE TABLE p_flag_decisions (
 
 def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_redemptions VALUES (?, ?, ?, ?, ?, 'ticket', ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO p_redemptions (origin, seq, serial, ticket, amount, kind, by, "
+        "session, receipt, hlc, player) VALUES (?, ?, ?, ?, ?, 'ticket', ?, ?, ?, ?, ?)",
         (
             event.origin,
             event.seq,
@@ -82,8 +90,10 @@ def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any
             body.get("session"),
             body.get("receipt"),
             event.hlc,
+            body.get("player"),
         ),
     )
+    _apply_punch(conn, event.origin, event.seq)
     conn.execute(
         "UPDATE p_prize_tiers SET paid = paid + 1 WHERE serial = ? AND amount = ?",
         (body["serial"], int(body["amount"])),
@@ -211,7 +221,8 @@ def _seal_prize_paid(conn: sqlite3.Connection, event: Event, body: dict[str, Any
         (event.hlc, body["by"], body["serial"], int(body["line"])),
     )
     conn.execute(
-        "INSERT OR IGNORE INTO p_redemptions VALUES (?, ?, ?, ?, ?, 'seal', ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO p_redemptions (origin, seq, serial, ticket, amount, kind, by, "
+        "session, receipt, hlc) VALUES (?, ?, ?, ?, ?, 'seal', ?, ?, ?, ?)",
         (
             event.origin,
             event.seq,
@@ -241,8 +252,8 @@ def _progressive_carried(conn: sqlite3.Connection, event: Event, body: dict[str,
 
 def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_flags (origin, seq, kind, serial, ticket, detail, hlc) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO p_flags (origin, seq, kind, serial, ticket, detail, hlc, player) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             event.origin,
             event.seq,
@@ -251,9 +262,32 @@ def _flagged(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
             body.get("ticket"),
             body["detail"],
             event.hlc,
+            body.get("player"),
         ),
     )
     _apply_decision(conn, event.origin, event.seq)
+
+
+def _ticket_punched(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """C2: the redeemer confirmed the punch of the payment `origin:seq`. Kept aside until the
+    payment arrives (from another station, a punch may come first). The earliest punch by stamp
+    stands, so stations that took two punches of one payment in either order agree."""
+    conn.execute(
+        "INSERT INTO p_punches VALUES (?, ?, ?, ?) ON CONFLICT (origin, seq) DO UPDATE SET "
+        "by = excluded.by, hlc = excluded.hlc WHERE excluded.hlc < p_punches.hlc",
+        (body["origin"], int(body["seq"]), body["by"], event.hlc),
+    )
+    _apply_punch(conn, body["origin"], int(body["seq"]))
+
+
+def _apply_punch(conn: sqlite3.Connection, origin: str, seq: int) -> None:
+    conn.execute(
+        "UPDATE p_redemptions SET (punched_by, punched_hlc) = "
+        "(SELECT by, hlc FROM p_punches WHERE origin = ? AND seq = ?) "
+        "WHERE origin = ? AND seq = ? "
+        "AND EXISTS (SELECT 1 FROM p_punches WHERE origin = ? AND seq = ?)",
+        (origin, seq, origin, seq, origin, seq),
+    )
 
 
 def _exception_resolved(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -299,6 +333,7 @@ WINNERS = Projection(
         "SealPrizePaid": _seal_prize_paid,
         "ProgressivePrizeCarried": _progressive_carried,
         "ExceptionFlagged": _flagged,
+        "TicketPunched": _ticket_punched,
         "ExceptionResolved": _exception_resolved,
     },
 )
@@ -314,6 +349,53 @@ def ticket_paid(conn: sqlite3.Connection, serial: str, ticket: str) -> dict[str,
         "SELECT origin, by, hlc, amount FROM p_redemptions WHERE serial = ? AND ticket = ? "
         "AND kind = 'ticket' LIMIT 1",
         (serial, ticket),
+    )
+
+
+def ticket_payment(conn: sqlite3.Connection, serial: str, ticket: str) -> dict[str, Any] | None:
+    """The first payment of a ticket (origin, seq, by, hlc, punched_by, punched_hlc), if any."""
+    return dict_row(
+        conn,
+        "SELECT origin, seq, by, hlc, punched_by, punched_hlc FROM p_redemptions "
+        "WHERE serial = ? AND ticket = ? AND kind = 'ticket' ORDER BY hlc LIMIT 1",
+        (serial, ticket),
+    )
+
+
+def ticket_winners_paid(conn: sqlite3.Connection, serial: str) -> int:
+    """How many ticket winners (not seal prizes) a deal has paid."""
+    row = conn.execute(
+        "SELECT count(*) FROM p_redemptions WHERE serial = ? AND kind = 'ticket'", (serial,)
+    ).fetchone()
+    return int(row[0])
+
+
+def deal_prizes_paid(conn: sqlite3.Connection, serial: str) -> int:
+    """Cents paid in prizes from a deal: ticket winners and seal prizes."""
+    row = conn.execute(
+        "SELECT coalesce(sum(amount), 0) FROM p_redemptions WHERE serial = ?", (serial,)
+    ).fetchone()
+    return int(row[0])
+
+
+def player_winners_on(conn: sqlite3.Connection, serial: str, player: str, game_date: str) -> int:
+    """Ticket winners of a deal paid to `player` in the sessions of `game_date`."""
+    row = conn.execute(
+        "SELECT count(*) FROM p_redemptions r JOIN p_sessions s USING (session) "
+        "WHERE r.serial = ? AND r.player = ? AND r.kind = 'ticket' AND s.game_date = ?",
+        (serial, player, game_date),
+    ).fetchone()
+    return int(row[0])
+
+
+def unpunched(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[dict[str, Any]]:
+    """C2: the ticket winners paid over `sessions` with no punch confirmed, oldest first."""
+    return dict_rows(
+        conn,
+        f"SELECT serial, ticket, amount, by, origin, seq, receipt FROM p_redemptions "
+        f"WHERE kind = 'ticket' AND punched_hlc IS NULL AND session IN ({placeholders(sessions)}) "
+        f"ORDER BY hlc",
+        tuple(sessions),
     )
 
 
