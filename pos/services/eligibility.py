@@ -57,10 +57,16 @@ def identity_decision(st: Station, buyer: Buyer) -> Decision:
 
 def _near_match(buyer: Buyer) -> Decision:
     if buyer.near_staff:
+        who = ", ".join(
+            f"{badge} ({why})"
+            for badge, why in zip(
+                buyer.near_staff,
+                buyer.near_why or ("same date of birth, similar name",) * len(buyer.near_staff),
+                strict=True,
+            )
+        )
         return Decision.needs_override(
-            "D",
-            f"buyer {buyer.initials} may be staff member {', '.join(buyer.near_staff)} "
-            "(same date of birth, similar name): a manager decides",
+            "D", f"buyer {buyer.initials} may be staff member {who}: a manager decides"
         )
     return Decision.allow()
 
