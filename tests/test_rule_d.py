@@ -375,3 +375,48 @@ def test_a_date_of_birth_one_keystroke_off_is_a_near_match(
         assert "a manager decides" in result.stderr
     else:
         assert result.exit_code == 0, result.stderr
+
+
+def _bingo_roster(hall: Hall, *rows: str) -> None:
+    path = hall.tmp / f"roster-s-{len(list(hall.tmp.iterdir()))}.csv"
+    path.write_text(HEADER.strip() + ",session\n" + "".join(row + "\n" for row in rows))
+    result = hall("roster", "import", str(path))
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_worker_rostered_for_tonights_session_cannot_play_it(two_deals: Hall) -> None:
+    """D for bingo: "at any session they have worked or intend to work". The shift names the
+    session it works; its worker rents no device at that session, hours before it starts."""
+    assert two_deals("device", "add", "D1", "D2").exit_code == 0
+    package = ("device", "package", "basic", "--faces", "6", "--games", "1", "--price", "5")
+    assert two_deals(*package).exit_code == 0
+    _bingo_roster(
+        two_deals,
+        shift("S1", "2026-11-28", "22:00", "23:30", duty="bingo") + ",2026-11-28/1",
+        shift("W2", "2026-11-28", "22:00", "23:30", duty="bingo", name="Wes Two") + ",2026-11-28/2",
+    )
+    shown = two_deals("roster", "show", "--json").json
+    assert {row["badge"]: row["session"] for row in shown} == {
+        "S1": "2026-11-28/1",
+        "W2": "2026-11-28/2",
+    }
+    rent = ("rent", "--faces", "6", "--games", "1", "--buyer")
+    result = two_deals(*rent, "S1")  # 18:00: the shift starts at 22:00
+    refused(result, "D")
+    assert "to work bingo at session 2026-11-28/1" in result.stderr
+    assert two_deals("check-buyer", "S1", "--json").json["bingo"]["allowed"] is False
+    assert two_deals(*rent, "W2").exit_code == 0, "W2 works another session of the day"
+
+
+def test_a_roster_session_is_checked(two_deals: Hall) -> None:
+    path = two_deals.tmp / "bad-session.csv"
+    for session in ("tonight", "2026-11-29/1"):
+        path.write_text(
+            HEADER.strip()
+            + ",session\n"
+            + shift("S1", "2026-11-28", "19:00", "22:00", duty="bingo")
+            + f",{session}\n"
+        )
+        result = two_deals("roster", "import", str(path))
+        assert result.exit_code == 2 and "session:" in result.stderr, result.stderr
+    assert two_deals("roster", "show", "--json").json == []

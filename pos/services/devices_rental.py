@@ -147,7 +147,7 @@ def rent(
                 approver = st.operator(manager, "manager") if manager else None
                 enforce_for_buyer(
                     st,
-                    bingo_decision(st, person, date.fromisoformat(session.game_date)),
+                    bingo_decision(st, person, date.fromisoformat(session.game_date), session.id),
                     person,
                     subject=f"session {session.id}",
                     by=by.badge if by else None,

@@ -29,6 +29,7 @@ def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
             shift.start,
             shift.end,
             shift.duty,
+            shift.session,
         ).key,
         "badge": badge,
         "name": shift.name,
@@ -38,6 +39,7 @@ def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
         "start": shift.start.isoformat("minutes"),
         "end": shift.end.isoformat("minutes"),
         "duty": shift.duty,
+        **({"session": shift.session} if shift.session else {}),
     }
 
 
@@ -174,6 +176,7 @@ def change_shift(
             "start": shift.start.isoformat("minutes"),
             "end": shift.end.isoformat("minutes"),
             "duty": shift.duty,
+            "session": shift.session,
             "by": by.badge,
         }
         st.append("ShiftChanged", body)
