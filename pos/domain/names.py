@@ -63,18 +63,26 @@ def fold(text: str) -> str:
     return "".join(ch for ch in _plain(text) if ch.isalnum())
 
 
+_APOSTROPHES = "'’‘`´ʼ."
+
+
+def _parts(text: str) -> list[str]:
+    """The folded parts of a name: split at spaces and hyphens, apostrophes dropped."""
+    plain = "".join("" if ch in _APOSTROPHES else ch for ch in _plain(text))
+    return [fold(part) for part in "".join(ch if ch.isalnum() else " " for ch in plain).split()]
+
+
 def _first_parts(word: str) -> set[str]:
     """A first given name as it may be compared: whole ("mary-ann" -> "maryann") and its first
     part ("mary"), as a licence that writes "MARY ANN" gives "mary" as the first name."""
-    parts = [fold(part) for part in "".join(ch if ch.isalnum() else " " for ch in word).split()]
-    return {fold(word), *(parts[:1])} - {""}
+    return {fold(word), *(_parts(word)[:1])} - {""}
 
 
 def canonical_of_parts(family: str, given: str) -> NameKey:
     """The one key a name with its parts known is stored under (a player's keyed person hash):
     the folded family name and the first part of the first given name."""
-    first = "".join(ch if ch.isalnum() else " " for ch in _plain(given)).split()
-    return fold("".join(words(family))), fold(first[0]) if first else ""
+    first = _parts(given)
+    return fold("".join(words(family))), first[0] if first else ""
 
 
 def canonical_of_full(full: str) -> NameKey:
@@ -111,6 +119,17 @@ def keys_of_full(full: str) -> set[NameKey]:
         family = fold("".join(found[start:]))
         given = found[:start]
         keys.update((family, first) for first in _first_parts(given[0]) | {fold("".join(given))})
+    return keys
+
+
+def card_keys_of_full(full: str) -> set[NameKey]:
+    """The keys a player card of this free-text name could be stored under: its keys, and the
+    canonical key of any other spelling of it (`canonical_of_full` takes the last word for the
+    family name, so "Ann Lee Jones" is stored as ("jones", "ann"), which "Ann Lee-Jones" is too)."""
+    keys = keys_of_full(full)
+    found = words(full)
+    if len(found) > 1:
+        keys.add((_parts(found[-1])[-1], canonical_of_full(full)[1]))
     return keys
 
 
@@ -174,7 +193,7 @@ def dob_one_keystroke(a: date, b: date) -> bool:
         return False
     if (a.year, a.month, a.day) == (b.year, b.day, b.month):
         return True
-    x, y = a.strftime("%Y%m%d"), b.strftime("%Y%m%d")
+    x, y = (f"{d.year:04d}{d.month:02d}{d.day:02d}" for d in (a, b))
     differ = [i for i in range(8) if x[i] != y[i]]
     if len(differ) == 1:
         return True

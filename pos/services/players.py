@@ -62,7 +62,7 @@ def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
 def _staff_person_keys(st: Station, full: str, dob: str) -> set[str]:
     """Every keyed hash a card of this staff member could hold: each way the free-text name
     splits into given and family names, and the key of earlier releases (aamva.name_key)."""
-    keys = {_person_hash(st, key, dob) for key in names.keys_of_full(full)}
+    keys = {_person_hash(st, key, dob) for key in names.card_keys_of_full(full)}
     keys.add(_person_hash(st, aamva.name_key(*_split(full)), dob))
     return keys
 
