@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from pos.services import hall as hall_service
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
-from tests.halls import Hall, refused
+from tests.halls import Hall, licence_barcode, refused
 
 
 @pytest.fixture
@@ -114,13 +115,17 @@ def test_a_defective_device_is_exchanged_with_a_witness_and_keeps_its_faces(
 ) -> None:
     rented = rent(devices)
     before = devices("device", "faces", str(rented["device"]), "--json").json["faces"]
-    refused(devices("device", "exchange", str(rented["device"]), "--witness", "Pat Player"), "E2")
+    assert (
+        devices("player", "register", "C-9", "--dob", "1970-01-01", "--initials", "PP").exit_code
+        == 0
+    )
+    refused(devices("device", "exchange", str(rented["device"]), "--witness", "C-9"), "E2")
     swapped = devices(
         "device",
         "exchange",
         str(rented["device"]),
         "--witness",
-        "Pat Player",
+        "C-9",
         "--no-numbers-keyed",
         "--game",
         "3",
@@ -152,3 +157,51 @@ def test_a_rental_needs_a_package_and_an_open_session(hall: Hall) -> None:
     assert bad.exit_code in (1, 2)
     hall("device", "package", "basic", "--faces", "12", "--games", "10", "--price", "20.00")
     refused(hall("rent", "--faces", "12", "--games", "10"), "SESSION")
+
+
+def _events(hall: Hall) -> int:
+    with Station(hall.directory) as st:
+        return int(st.ledger.conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+def test_the_witness_of_an_exchange_is_a_disinterested_player(devices: Hall) -> None:
+    """E2: identified by player card or ID scan; not staff, not the renter, not the operator."""
+    path = devices.tmp / "roster.csv"
+    path.write_text(
+        "name,date_of_birth,badge,organisation,date,start,end,duty\n"
+        "Rita Roster,1985-01-02,R7,Test Fire Company,2026-11-28,19:00,23:00,sell\n"
+    )
+    assert devices("roster", "import", str(path)).exit_code == 0
+    renter_id = licence_barcode("PLAYER", "RENA", "1970-03-03", number="R100")
+    assert devices("player", "register", "C-1", "--licence", renter_id).exit_code == 0
+    rented = rent(devices, "--buyer", "C-1")
+    device = str(rented["device"])
+    rostered = licence_barcode("ROSTER", "RITA", "1985-01-02", number="R200")
+
+    def exchange(witness: str, *extra: str) -> Any:
+        return devices(
+            "device", "exchange", device, "--witness", witness, "--no-numbers-keyed", *extra
+        )
+
+    before = _events(devices)
+    for witness, words in (
+        ("S1", "staff (S1)"),  # a badge on the staff list
+        ("M1", "the operator"),  # the operator's own badge
+        (rostered, "staff (R7)"),  # the ID of a worker known only from the roster
+        ("C-1", "rented this device"),  # the renter's card
+        (renter_id, "rented this device"),  # the renter's ID
+    ):
+        result = exchange(witness, "--as", "M1")
+        refused(result, "E2")
+        assert words in result.stderr, (witness, result.stderr)
+    for bad in ("Pat Player", "NOT A CARD"):
+        assert exchange(bad).exit_code == 2
+    assert _events(devices) == before, "a refusal or bad input records nothing"
+    witness_id = licence_barcode("WITNESS", "WALT", "1960-04-04", number="W300")
+    swapped = exchange(witness_id, "--json")
+    assert swapped.exit_code == 0, swapped.stderr
+    with Station(devices.directory) as st:
+        (stored,) = st.ledger.conn.execute("SELECT witness FROM p_exchanges").fetchone()
+        assert stored.startswith("ID:") and "W300" not in stored
+        for path in (p for p in st.directory.rglob("*") if p.is_file()):
+            assert b"W300" not in path.read_bytes(), "the witness's ID number is never stored"

@@ -289,3 +289,134 @@ def test_a_block_found_only_after_sync_is_flagged_with_both_events(
     purchase, involvement, badge, reason = rows[0]
     assert (purchase, involvement, badge) == ("manager", "booth-2", "S1")
     assert "sold deal Z1 on 2026-11-28" in reason
+
+
+def _worker(hall: Hall, name: str, badge: str, dob: str) -> None:
+    added = hall("staff", "add", "--name", name, "--badge", badge, "--role", "seller", "--dob", dob)
+    assert added.exit_code == 0, added.stderr
+    roster(hall, shift(badge, "2026-11-28", "17:00", "23:00", name=name, dob=dob))
+
+
+@pytest.mark.parametrize(
+    ("staff_name", "family", "given"),
+    [
+        ("Mary-Ann Lee-Jones", "Lee-Jones", "Mary-Ann"),
+        ("Mary-Ann Lee-Jones", "LEE JONES", "MARY ANN"),
+        ("Mary Ann Lee Jones", "Lee-Jones", "Maryann"),
+        ("mary-ann lée-jones", "LEE-JONES", "MARY-ANN"),
+        ("Sean O'Brien", "OBRIEN", "SEAN"),
+        ("Seán O’Brien", "O'BRIEN", "SEAN"),
+    ],
+)
+def test_names_compare_as_people_write_them(
+    two_deals: Hall, staff_name: str, family: str, given: str
+) -> None:
+    """D: hyphens, spaces, apostrophes, case and accents make no two names of one."""
+    _worker(two_deals, staff_name, "W9", "1975-06-07")
+    result = two_deals(
+        "sell", "X1", "--qty", "1", "--buyer", licence_barcode(family, given, "1975-06-07")
+    )
+    refused(result, "D")
+    assert "is rostered to sell" in result.stderr, result.stderr
+
+
+def test_a_hyphenated_name_on_a_player_card_is_the_worker(two_deals: Hall) -> None:
+    _worker(two_deals, "Mary-Ann Lee-Jones", "W9", "1975-06-07")
+    scan = licence_barcode("LEE-JONES", "MARY-ANN", "1975-06-07", number="C77")
+    registered = two_deals("player", "register", "C-77", "--licence", scan)
+    assert registered.exit_code == 0, registered.stderr
+    refused(two_deals("sell", "X1", "--qty", "1", "--buyer", "C-77"), "D")
+
+
+@pytest.mark.parametrize(
+    ("staff_name", "family", "given"),
+    [
+        ("Robert Smith", "SMITH", "BOB"),
+        ("Bill Walker", "WALKER", "WILLIAM"),
+        ("Margaret Doyle", "DOYLE", "PEGGY"),
+    ],
+)
+def test_a_nickname_is_a_near_match_for_a_manager(
+    two_deals: Hall, staff_name: str, family: str, given: str
+) -> None:
+    """D: Bob for Robert, Bill for William, Peggy for Margaret (the `nicknames` data set)."""
+    _worker(two_deals, staff_name, "W9", "1975-06-07")
+    scan = licence_barcode(family, given, "1975-06-07")
+    asked = two_deals("sell", "X1", "--qty", "1", "--buyer", scan, "--as", "S1")
+    refused(asked, "D")
+    assert "W9 (same date of birth, similar name or a nickname)" in asked.stderr
+    assert "a manager decides" in asked.stderr
+    allowed = two_deals(
+        "sell", "X1", "--qty", "1", "--buyer", scan, "--as", "S1", "--manager", "M1",
+        "--reason", "twin brother, ID checked",
+    )  # fmt: skip
+    assert allowed.exit_code == 0, allowed.stderr
+
+
+@pytest.mark.parametrize(
+    ("scanned", "near"),
+    [
+        ("1975-06-08", True),  # one digit wrong
+        ("1957-06-07", True),  # two digits swapped
+        ("1975-07-06", True),  # day and month swapped
+        ("1976-07-07", False),  # two keystrokes off
+    ],
+)
+def test_a_date_of_birth_one_keystroke_off_is_a_near_match(
+    two_deals: Hall, scanned: str, near: bool
+) -> None:
+    _worker(two_deals, "Jane Roe", "W9", "1975-06-07")
+    result = two_deals(
+        "sell", "X1", "--qty", "1", "--buyer", licence_barcode("ROE", "JANE", scanned)
+    )
+    if near:
+        refused(result, "D")
+        assert "W9 (same name, date of birth one keystroke off)" in result.stderr
+        assert "a manager decides" in result.stderr
+    else:
+        assert result.exit_code == 0, result.stderr
+
+
+def _bingo_roster(hall: Hall, *rows: str) -> None:
+    path = hall.tmp / f"roster-s-{len(list(hall.tmp.iterdir()))}.csv"
+    path.write_text(HEADER.strip() + ",session\n" + "".join(row + "\n" for row in rows))
+    result = hall("roster", "import", str(path))
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_worker_rostered_for_tonights_session_cannot_play_it(two_deals: Hall) -> None:
+    """D for bingo: "at any session they have worked or intend to work". The shift names the
+    session it works; its worker rents no device at that session, hours before it starts."""
+    assert two_deals("device", "add", "D1", "D2").exit_code == 0
+    package = ("device", "package", "basic", "--faces", "6", "--games", "1", "--price", "5")
+    assert two_deals(*package).exit_code == 0
+    _bingo_roster(
+        two_deals,
+        shift("S1", "2026-11-28", "22:00", "23:30", duty="bingo") + ",2026-11-28/1",
+        shift("W2", "2026-11-28", "22:00", "23:30", duty="bingo", name="Wes Two") + ",2026-11-28/2",
+    )
+    shown = two_deals("roster", "show", "--json").json
+    assert {row["badge"]: row["session"] for row in shown} == {
+        "S1": "2026-11-28/1",
+        "W2": "2026-11-28/2",
+    }
+    rent = ("rent", "--faces", "6", "--games", "1", "--buyer")
+    result = two_deals(*rent, "S1")  # 18:00: the shift starts at 22:00
+    refused(result, "D")
+    assert "to work bingo at session 2026-11-28/1" in result.stderr
+    assert two_deals("check-buyer", "S1", "--json").json["bingo"]["allowed"] is False
+    assert two_deals(*rent, "W2").exit_code == 0, "W2 works another session of the day"
+
+
+def test_a_roster_session_is_checked(two_deals: Hall) -> None:
+    path = two_deals.tmp / "bad-session.csv"
+    for session in ("tonight", "2026-11-29/1"):
+        path.write_text(
+            HEADER.strip()
+            + ",session\n"
+            + shift("S1", "2026-11-28", "19:00", "22:00", duty="bingo")
+            + f",{session}\n"
+        )
+        result = two_deals("roster", "import", str(path))
+        assert result.exit_code == 2 and "session:" in result.stderr, result.stderr
+    assert two_deals("roster", "show", "--json").json == []

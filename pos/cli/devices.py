@@ -108,7 +108,11 @@ def device_return(ctx: click.Context, device_id: str, operator: str | None) -> N
 
 @device.command("exchange")
 @click.argument("old")
-@click.option("--witness", required=True, help="The disinterested player who verified it.")
+@click.option(
+    "--witness",
+    required=True,
+    help="The disinterested player who verified it: their player card or ID scan (E2).",
+)
 @click.option(
     "--no-numbers-keyed",
     is_flag=True,

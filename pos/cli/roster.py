@@ -62,6 +62,7 @@ def _shift_options(func: Any) -> Any:
             click.option("--start"),
             click.option("--end"),
             click.option("--duty", type=click.Choice(DUTIES)),
+            click.option("--session", help="The bingo session it works (YYYY-MM-DD/N)."),
         )
     ):
         func = option(func)

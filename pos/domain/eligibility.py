@@ -87,16 +87,32 @@ def check_pull_tab_purchase(
 
 
 def check_bingo_play(
-    *, who: str, organisation: str, game_date: date, zone: ZoneInfo, shifts: Iterable[Shift]
+    *,
+    who: str,
+    organisation: str,
+    game_date: date,
+    zone: ZoneInfo,
+    shifts: Iterable[Shift],
+    session: str | None = None,
 ) -> Decision:
-    """May `who` rent a device (play bingo) at a session on `game_date`? Not if they work or
-    are rostered to work bingo (or manage) for this organisation that day (rule D)."""
+    """May `who` play bingo (rent a device) at `session`, held on `game_date`? Not at a session
+    they work or intend to work (rule D): rostered to work bingo (or manage) for this
+    organisation at that session (a shift that names it), or that day (a shift that names no
+    session), from before the shift starts."""
     for shift in shifts:
-        if (
-            shift.duty in BINGO_DUTIES
-            and same_organisation(shift.organisation, organisation)
-            and game_date in shift.hall_days(zone)
+        if shift.duty not in BINGO_DUTIES or not same_organisation(
+            shift.organisation, organisation
         ):
+            continue
+        if shift.session is not None and session is not None:
+            if shift.session != session:
+                continue  # a shift at another session of the day
+            return Decision.refuse(
+                "D",
+                f"{who} is rostered to {_DUTY_WORDS[shift.duty]} at session {shift.session} "
+                f"({_when(shift, game_date)}): no one who works a bingo session plays at it",
+            )
+        if game_date in shift.hall_days(zone):
             return Decision.refuse(
                 "D",
                 f"{who} is rostered to {_DUTY_WORDS[shift.duty]} {_when(shift, game_date)}:"

@@ -206,6 +206,7 @@ SHIFT = obj(
         "start": req(NAME),
         "end": req(NAME),
         "duty": req(NAME),
+        "session": opt(nullable(NAME)),  # the bingo session the shift works
     }
 )
 NEW_PERSON = obj({"badge": req(NAME), "name": req(NAME), "date_of_birth": opt(nullable(iso_date))})
@@ -532,6 +533,7 @@ SCHEMAS: dict[str, Schema] = {
             "start": req(NAME),
             "end": req(NAME),
             "duty": req(NAME),
+            "session": opt(nullable(NAME)),  # absent: the shift keeps the session it had
             "by": BY,
         }
     ),

@@ -2,7 +2,9 @@
 
 Columns (any order, a header row, extra columns ignored):
 `name,date_of_birth,badge,organisation,date,start,end,duty`; dates YYYY-MM-DD, times HH:MM in the
-hall's time zone, an end before the start runs past midnight; duty one of DUTIES.
+hall's time zone, an end before the start runs past midnight; duty one of DUTIES. An optional
+`session` column names the bingo session the shift works (`YYYY-MM-DD/N`, on the shift's date):
+rule D keeps its worker from playing at that session, from before the shift starts.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -32,6 +35,7 @@ DUTIES = ("sell", "redeem", "bingo", "count", "manage")
 PULL_TAB_DUTIES = frozenset({"sell", "redeem", "count", "manage"})
 BINGO_DUTIES = frozenset({"bingo", "manage"})
 MAX_ROWS = 200_000
+_SESSION = re.compile(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})/([1-9][0-9]{0,2})$")
 
 
 class InvalidRoster(ValueError):
@@ -55,6 +59,7 @@ class Shift:
     start: time
     end: time
     duty: str
+    session: str | None = None  # the session it works ("2026-11-28/1"), when the roster says
 
     def span(self, zone: ZoneInfo) -> tuple[datetime, datetime]:
         """The shift's start and end as aware instants; an end before the start is next day."""
@@ -83,6 +88,7 @@ class Shift:
                 self.start.isoformat("minutes"),
                 self.end.isoformat("minutes"),
                 self.duty,
+                *((self.session,) if self.session else ()),
             )
         )
         return hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -139,11 +145,18 @@ def parse_shift_fields(row: dict[str, str], today: date) -> tuple[Shift | None, 
     duty = (row.get("duty") or "").strip().lower()
     if duty not in DUTIES:
         problems.append(f"duty: {row.get('duty')!r} is not one of {', '.join(DUTIES)}")
+    session = (row.get("session") or "").strip() or None
+    if session is not None:
+        matched = _SESSION.match(session)
+        if matched is None:
+            problems.append(f"session: {session[:40]!r} is not a session (YYYY-MM-DD/N)")
+        elif day is not None and matched.group(1) != day.isoformat():
+            problems.append(f"session: {session} is not on the shift's date {day.isoformat()}")
     if problems or day is None or start is None or end is None:
         return None, problems
     if start == end:
         return None, ["end: the shift starts and ends at the same time"]
-    return Shift(name, dob, badge, organisation, day, start, end, duty), []
+    return Shift(name, dob, badge, organisation, day, start, end, duty, session), []
 
 
 def parse_roster(text: str, today: date) -> list[Shift]:

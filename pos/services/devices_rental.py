@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from pos.domain import bingo, identity
+from pos.domain import bingo
 from pos.domain.checks import Refusal
 from pos.domain.checks import devices as device_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
@@ -14,11 +14,12 @@ from pos.domain.receipt import Receipt
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import players as players_read
 from pos.services.current_session import require_open_session
 from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
-from pos.services.players import resolve_buyer
+from pos.services.players import Buyer, resolve_buyer
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
@@ -146,7 +147,7 @@ def rent(
                 approver = st.operator(manager, "manager") if manager else None
                 enforce_for_buyer(
                     st,
-                    bingo_decision(st, person, date.fromisoformat(session.game_date)),
+                    bingo_decision(st, person, date.fromisoformat(session.game_date), session.id),
                     person,
                     subject=f"session {session.id}",
                     by=by.badge if by else None,
@@ -218,13 +219,26 @@ def exchange_device(
     by = st.operator(operator, "seller", "manager")
     old = _device_id(old)
     if not witness.strip():
-        raise BadInput("witness", "name the disinterested player who verified the fault")
-    with checked_input("witness"):
-        witness = identity.person_name(witness, "witness")
+        raise BadInput(
+            "witness", "scan the player card or ID of the disinterested player who verified it"
+        )
     refuse(device_checks.exchange_confirmed(no_numbers_keyed=no_numbers_keyed))
     with st.ledger.transaction():
         if _state(st, old) != "rented":
             raise BadInput("device", f"{old} is not rented out")
+        person = _witness(st, witness)
+        renter = devices_read.renter(st.ledger.conn, old)
+        refuse(
+            device_checks.disinterested_witness(
+                witness=person.initials,
+                kind=person.kind,
+                staff=person.staff_badge,
+                operator=by.badge,
+                renter=renter is not None
+                and not _player_codes(st, renter).isdisjoint(_player_codes(st, person.code)),
+            )
+        )
+        witness = person.code  # a card, or "ID:" and a keyed hash: never the ID number
         new = _next_free_device(st)
         st.append(
             "DeviceExchanged",
@@ -238,6 +252,26 @@ def exchange_device(
             },
         )
     return {"old": old, "new": new, "old_state": "defective"}
+
+
+def _witness(st: Station, code: str) -> Buyer:
+    """The witness of an exchange: a staff badge (refused by E2), a player card or an ID scan;
+    anything else is bad input."""
+    found = resolve_buyer(st, code.strip(), missing_ok=True)
+    if found is None:
+        raise BadInput(
+            "witness", "the witness is identified by a player card or an ID scan, not a name"
+        )
+    return found
+
+
+def _player_codes(st: Station, code: str) -> set[str]:
+    """The codes one player goes by: a card, and the ID it was registered with."""
+    codes = {code}
+    id_sha256 = players_read.card_id_hash(st.ledger.conn, code)
+    if id_sha256:
+        codes.add("ID:" + id_sha256[:16])
+    return codes
 
 
 def device_faces(st: Station, device: str, *, game: int = 1) -> dict[str, Any]:

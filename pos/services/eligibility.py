@@ -16,16 +16,18 @@ from pos.domain.rulebook import Decision, Verdict
 from pos.errors import RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import roster as roster_read
-from pos.services.current_session import hall_date
+from pos.services.current_session import hall_date, open_session_now
 from pos.services.players import Buyer
 from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 
 
-def _shifts(st: Station, badge: str, days: tuple[date, ...]) -> list[Shift]:
+def _shifts(
+    st: Station, badge: str, days: tuple[date, ...], session: str | None = None
+) -> list[Shift]:
     """The person's active shifts starting on `days` (a shift touches a day only if it starts
-    that day or, past midnight, the day before)."""
-    return roster_read.shifts_starting(st.ledger.conn, badge, days)
+    that day or, past midnight, the day before), and those that work `session`."""
+    return roster_read.shifts_starting(st.ledger.conn, badge, days, session)
 
 
 def _shifts_and_day(st: Station, badge: str, today: date) -> tuple[list[Shift], list[Involvement]]:
@@ -57,10 +59,16 @@ def identity_decision(st: Station, buyer: Buyer) -> Decision:
 
 def _near_match(buyer: Buyer) -> Decision:
     if buyer.near_staff:
+        who = ", ".join(
+            f"{badge} ({why})"
+            for badge, why in zip(
+                buyer.near_staff,
+                buyer.near_why or ("same date of birth, similar name",) * len(buyer.near_staff),
+                strict=True,
+            )
+        )
         return Decision.needs_override(
-            "D",
-            f"buyer {buyer.initials} may be staff member {', '.join(buyer.near_staff)} "
-            "(same date of birth, similar name): a manager decides",
+            "D", f"buyer {buyer.initials} may be staff member {who}: a manager decides"
         )
     return Decision.allow()
 
@@ -98,8 +106,10 @@ def _pull_tab_rule_d(st: Station, buyer: Buyer, serial: str) -> Decision:
     )
 
 
-def bingo_decision(st: Station, buyer: Buyer, game_date: date) -> Decision:
-    """Device rentals (bingo): may `buyer` play at a session on `game_date`?"""
+def bingo_decision(
+    st: Station, buyer: Buyer, game_date: date, session: str | None = None
+) -> Decision:
+    """Bingo products (device rentals): may `buyer` play at `session`, on `game_date`?"""
     for decision in (identity_decision(st, buyer), _near_match(buyer)):
         if not decision.allowed:
             return decision
@@ -110,7 +120,8 @@ def bingo_decision(st: Station, buyer: Buyer, game_date: date) -> Decision:
         organisation=st.hall.organisation,
         game_date=game_date,
         zone=ZoneInfo(st.hall.time_zone),
-        shifts=_shifts(st, buyer.staff_badge, (game_date, game_date - timedelta(days=1))),
+        shifts=_shifts(st, buyer.staff_badge, (game_date, game_date - timedelta(days=1)), session),
+        session=session,
     )
 
 
@@ -188,7 +199,10 @@ def buyer_report(st: Station, buyer: Buyer) -> dict[str, Any]:
             }
         )
     today = hall_date(st, st.clock.now())
-    bingo = bingo_decision(st, buyer, today)
+    session = open_session_now(st)
+    if session is not None:
+        today = date.fromisoformat(session.game_date)
+    bingo = bingo_decision(st, buyer, today, session.id if session else None)
     return {
         "buyer": buyer.code,
         "kind": buyer.kind,
@@ -198,6 +212,7 @@ def buyer_report(st: Station, buyer: Buyer) -> dict[str, Any]:
         "deals": deals,
         "bingo": {
             "game_date": today.isoformat(),
+            "session": session.id if session else None,
             "allowed": bingo.allowed,
             "rule": bingo.rule,
             "why": bingo.message or None,

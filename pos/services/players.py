@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from pos.domain import aamva, identity, rulebook
+from pos.domain import aamva, identity, names, rulebook
 from pos.errors import BadInput
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
+from pos.services import nicknames
 from pos.services.inputs import checked_input
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
@@ -29,7 +30,8 @@ class Buyer:
     adult: bool
     expired_on: str | None = None
     staff_badge: str | None = None  # the staff member this buyer is, exactly
-    near_staff: tuple[str, ...] = ()  # staff with the same date of birth and a similar name
+    near_staff: tuple[str, ...] = ()  # staff who may be this buyer: a manager decides
+    near_why: tuple[str, ...] = ()  # why each of near_staff may be this buyer
 
 
 def _keyed(st: Station, purpose: str, text: str) -> str:
@@ -47,9 +49,22 @@ def _split(full_name: str) -> tuple[str, str]:
     return words[-1], words[0]
 
 
-def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
-    key = aamva.name_key(family, given)
+def _person_hash(st: Station, key: names.NameKey, date_of_birth: str) -> str:
     return _keyed(st, "person", f"{key[0]}|{key[1]}|{date_of_birth}")
+
+
+def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
+    """The keyed hash a player card keeps of its holder: name (as names.canonical_of_parts
+    folds it) and date of birth."""
+    return _person_hash(st, names.canonical_of_parts(family, given), date_of_birth)
+
+
+def _staff_person_keys(st: Station, full: str, dob: str) -> set[str]:
+    """Every keyed hash a card of this staff member could hold: each way the free-text name
+    splits into given and family names, and the key of earlier releases (aamva.name_key)."""
+    keys = {_person_hash(st, key, dob) for key in names.card_keys_of_full(full)}
+    keys.add(_person_hash(st, aamva.name_key(*_split(full)), dob))
+    return keys
 
 
 def _staff_people(st: Station) -> list[tuple[str, str, str]]:
@@ -94,7 +109,7 @@ def register_player(
             dob = date.fromisoformat(identity.date_of_birth(date_of_birth, today))
             name = identity.person_name(name) if name else None
             initials = identity.initials(initials)
-        family, given = _split(name) if name else ("", "")
+        family, given = names.canonical_of_full(name) if name and names.words(name) else ("", "")
     adult = rulebook.check_age(dob, today, rulebook_settings(st)).allowed
     with st.ledger.transaction():
         if resolve_buyer(st, card, missing_ok=True) is not None:
@@ -134,7 +149,7 @@ def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer 
                 (
                     badge
                     for badge, full, dob in _staff_people(st)
-                    if person_key(st, *_split(full), dob) == card.person
+                    if card.person in _staff_person_keys(st, full, dob)
                 ),
                 None,
             )
@@ -150,16 +165,9 @@ def _licence_buyer(st: Station, code: str, today: date) -> Buyer:
     with checked_input("id"):
         licence = aamva.parse_licence(code)
     adult = rulebook.check_age(licence.date_of_birth, today, rulebook_settings(st)).allowed
-    scanned = aamva.name_key(licence.family_name, licence.given_names)
-    exact, near = None, []
-    for badge, full, dob in _staff_people(st):
-        if dob != licence.date_of_birth.isoformat():
-            continue
-        staff_key = aamva.name_key(*_split(full))
-        if staff_key == scanned:
-            exact = badge
-        elif aamva.similar_names(staff_key, scanned):
-            near.append(badge)
+    exact, near, why = staff_match(
+        st, names.keys_of_parts(licence.family_name, licence.given_names), licence.date_of_birth
+    )
     return Buyer(
         code="ID:" + id_hash(st, licence.id_number)[:16],
         kind="licence",
@@ -169,5 +177,33 @@ def _licence_buyer(st: Station, code: str, today: date) -> Buyer:
         adult=adult,
         expired_on=licence.expiry.isoformat() if aamva.is_expired(licence, today) else None,
         staff_badge=exact,
-        near_staff=tuple(near),
+        near_staff=near,
+        near_why=why,
     )
+
+
+def staff_match(
+    st: Station, scanned: set[names.NameKey], born: date
+) -> tuple[str | None, tuple[str, ...], tuple[str, ...]]:
+    """Which staff member a person named `scanned`, born on `born`, is: (the one they are
+    exactly, the ones they may be, why each may be). Exact: the same name as people write it
+    (names.same_name) and the same date of birth. Near, for a manager: the same date of birth
+    and a similar name or a nickname, or the same name and a date of birth one keystroke off."""
+    exact, near, why = None, [], []
+    for badge, full, dob in _staff_people(st):
+        staff_keys = names.keys_of_full(full)
+        try:
+            staff_born = date.fromisoformat(dob)
+        except ValueError:
+            continue
+        same = names.same_name(staff_keys, scanned)
+        if staff_born == born:
+            if same:
+                exact = badge
+            elif names.similar_names(staff_keys, scanned, nicknames.related):
+                near.append(badge)
+                why.append("same date of birth, similar name or a nickname")
+        elif same and names.dob_one_keystroke(staff_born, born):
+            near.append(badge)
+            why.append("same name, date of birth one keystroke off")
+    return exact, tuple(near), tuple(why)

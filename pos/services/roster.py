@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from pos.domain import names
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
 from pos.errors import BadInput, NotFound
 from pos.ledger.projections import hall as hall_read
@@ -28,6 +29,7 @@ def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
             shift.start,
             shift.end,
             shift.duty,
+            shift.session,
         ).key,
         "badge": badge,
         "name": shift.name,
@@ -37,6 +39,7 @@ def _shift_body(shift: Shift, badge: str) -> dict[str, Any]:
         "start": shift.start.isoformat("minutes"),
         "end": shift.end.isoformat("minutes"),
         "duty": shift.duty,
+        **({"session": shift.session} if shift.session else {}),
     }
 
 
@@ -44,10 +47,12 @@ def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], lis
     """Each shift's badge: the staff record with that badge, else the one with the same name and
     date of birth, else a new record. Returns (shift index -> badge, new people)."""
     by_badge = hall_read.staff_names(st.ledger.conn)
+    # names compare as people write them (pos.domain.names): every key of every staff name
     by_person = {
-        (" ".join(name.casefold().split()), dob): badge
-        for badge, (name, dob) in by_badge.items()
+        (key, dob): badge
+        for badge, (name, dob) in sorted(by_badge.items(), reverse=True)
         if dob
+        for key in names.keys_of_full(name)
     }
     chosen: dict[int, str] = {}
     new: dict[str, dict[str, Any]] = {}
@@ -56,7 +61,16 @@ def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], lis
         if shift.badge in by_badge or shift.badge in new:
             chosen[index] = shift.badge
             continue
-        matched = by_person.get((" ".join(shift.name.casefold().split()), dob)) if dob else None
+        matched = None
+        if dob:
+            matched = min(
+                (
+                    by_person[(key, dob)]
+                    for key in names.keys_of_full(shift.name)
+                    if (key, dob) in by_person
+                ),
+                default=None,
+            )
         if matched:
             chosen[index] = matched
             continue
@@ -162,6 +176,7 @@ def change_shift(
             "start": shift.start.isoformat("minutes"),
             "end": shift.end.isoformat("minutes"),
             "duty": shift.duty,
+            "session": shift.session,
             "by": by.badge,
         }
         st.append("ShiftChanged", body)

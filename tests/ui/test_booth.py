@@ -208,9 +208,14 @@ def test_void_devices_seal_and_drawer(demo_hall: Path, open_front: Any) -> None:
     assert ui.find("device-outcome-headline").text == "DEVICE D-01"
     assert "2 devices free of 3" in ui.text()
     ui.type("device", "D-01")
-    ui.type("witness", "Pat Player")
+    ui.type("witness", "C-1001")  # the renter
+    ui.tap("no-numbers-keyed")
     ui.tap("exchange")
     assert ui.find("device-outcome-rule").text.startswith("Rule E2")
+    ui.tap("no-numbers-keyed")
+    ui.tap("exchange")
+    assert ui.find("device-outcome-rule").text.startswith("Rule E2")
+    ui.type("witness", "C-1002")
     ui.tap("no-numbers-keyed")
     ui.tap("exchange")
     assert ui.find("device-outcome-headline").text == "GIVE D-02"

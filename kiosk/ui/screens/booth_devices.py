@@ -40,7 +40,7 @@ class DevicesScreen(RoleScreen):
                 ident="return",
             )
         )
-        self.witness = Field("Witness (a disinterested player)", ident="witness")
+        self.witness = Field("Witness: scan a player card or ID", ident="witness")
         self.keyed = ToggleButton(
             text="No numbers keyed in",
             size_hint_y=None,

@@ -59,3 +59,29 @@ def exchange_confirmed(*, no_numbers_keyed: bool) -> Refusal | None:
             "keyed into the replacement (--no-numbers-keyed)",
         )
     return None
+
+
+def disinterested_witness(
+    *,
+    witness: str,
+    kind: str,
+    staff: str | None,
+    operator: str | None,
+    renter: bool,
+) -> Refusal | None:
+    """E2: the fault of a device is verified by a disinterested player, identified by player
+    card or ID scan: not staff (a badge, or a card or ID of someone on the staff list or the
+    roster), not the operator, not the renter of the device exchanged."""
+    if kind == "staff" or staff is not None:
+        who = "the operator" if operator is not None and staff == operator else f"staff ({staff})"
+        return Refusal(
+            "E2",
+            f"the witness {witness} is {who}: a disinterested player verifies the fault, "
+            "identified by player card or ID scan",
+        )
+    if renter:
+        return Refusal(
+            "E2",
+            f"the witness {witness} rented this device: another player verifies the fault",
+        )
+    return None

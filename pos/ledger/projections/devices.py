@@ -282,3 +282,13 @@ def rental_stamps(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tup
             tuple(sessions),
         )
     ]
+
+
+def renter(conn: sqlite3.Connection, device: str) -> str | None:
+    """Who rented a device now rented out (a buyer code), or None."""
+    row = conn.execute(
+        "SELECT r.buyer FROM p_devices d JOIN p_rentals r ON r.origin = d.rental_origin "
+        "AND r.seq = d.rental_seq WHERE d.device = ?",
+        (device,),
+    ).fetchone()
+    return str(row[0]) if row and row[0] else None

@@ -57,3 +57,9 @@ def player_card(conn: sqlite3.Connection, card: str) -> PlayerCard | None:
         "SELECT card, initials, adult, person FROM p_players WHERE card = ?", (card,)
     ).fetchone()
     return PlayerCard(row[0], row[1], bool(row[2]), row[3]) if row else None
+
+
+def card_id_hash(conn: sqlite3.Connection, card: str) -> str | None:
+    """The keyed hash of the ID a player card was registered with, or None."""
+    row = conn.execute("SELECT id_sha256 FROM p_players WHERE card = ?", (card,)).fetchone()
+    return str(row[0]) if row and row[0] else None

@@ -25,8 +25,9 @@ SCHEMA = """
 CREATE TABLE p_shifts (
     key TEXT PRIMARY KEY, badge TEXT NOT NULL, name TEXT NOT NULL, date_of_birth TEXT,
     organisation TEXT NOT NULL, day TEXT NOT NULL, start TEXT NOT NULL, end TEXT NOT NULL,
-    duty TEXT NOT NULL, state TEXT NOT NULL, hlc TEXT NOT NULL
+    duty TEXT NOT NULL, state TEXT NOT NULL, hlc TEXT NOT NULL, session TEXT
 );
+CREATE INDEX p_shifts_session ON p_shifts (badge, session);
 CREATE INDEX p_shifts_badge ON p_shifts (badge, day);
 CREATE INDEX p_shifts_day ON p_shifts (day);
 CREATE TABLE p_involvement (
@@ -65,7 +66,7 @@ def _hall_day(conn: sqlite3.Connection, event: Event) -> str:
 
 def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.executemany(
-        "INSERT INTO p_shifts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?) "
+        "INSERT INTO p_shifts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?) "
         "ON CONFLICT (key) DO NOTHING",
         [
             (
@@ -79,6 +80,7 @@ def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> Non
                 s["end"],
                 s["duty"],
                 event.hlc,
+                s.get("session"),
             )
             for s in body["shifts"]
         ],
@@ -98,6 +100,11 @@ def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> Non
 
 
 def _shift_changed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    if "session" in body:
+        conn.execute(
+            "UPDATE p_shifts SET session = ? WHERE key = ? AND hlc < ?",
+            (body["session"], body["key"], event.hlc),
+        )
     conn.execute(
         "UPDATE p_shifts SET day = ?, start = ?, end = ?, duty = ?, hlc = ? WHERE key = ? "
         "AND hlc < ?",
@@ -208,7 +215,7 @@ def _blocked(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 ROSTER = Projection(
     name="roster",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "ShiftsImported": _shifts,
@@ -226,7 +233,7 @@ ROSTER = Projection(
 
 
 def _shift(badge: str, row: Sequence[Any]) -> Shift:
-    """A Shift from (name, organisation, day, start, end, duty)."""
+    """A Shift from (name, organisation, day, start, end, duty[, session])."""
     return Shift(
         row[0],
         None,
@@ -236,17 +243,21 @@ def _shift(badge: str, row: Sequence[Any]) -> Shift:
         time.fromisoformat(row[3]),
         time.fromisoformat(row[4]),
         row[5],
+        row[6] if len(row) > 6 else None,
     )
 
 
-def shifts_starting(conn: sqlite3.Connection, badge: str, days: Sequence[date]) -> list[Shift]:
-    """A person's active shifts starting on `days`."""
+def shifts_starting(
+    conn: sqlite3.Connection, badge: str, days: Sequence[date], session: str | None = None
+) -> list[Shift]:
+    """A person's active shifts starting on `days`, and those that work `session`."""
     return [
         _shift(badge, row)
         for row in conn.execute(
-            "SELECT name, organisation, day, start, end, duty FROM p_shifts "
-            f"WHERE badge = ? AND state = 'active' AND day IN ({placeholders(days)})",
-            (badge, *(day.isoformat() for day in days)),
+            "SELECT name, organisation, day, start, end, duty, session FROM p_shifts "
+            f"WHERE badge = ? AND state = 'active' AND (day IN ({placeholders(days)}) "
+            "OR session = ?)",
+            (badge, *(day.isoformat() for day in days), session),
         )
     ]
 
@@ -309,7 +320,8 @@ def active_shift(conn: sqlite3.Connection, key: str) -> dict[str, Any] | None:
 def active_shifts(conn: sqlite3.Connection, day: str | None = None) -> list[dict[str, Any]]:
     """The active shifts (of `day`, or all), by day, start and name."""
     sql = (
-        "SELECT key, badge, name, organisation, day, start, end, duty, state FROM p_shifts "
+        "SELECT key, badge, name, organisation, day, start, end, duty, session, state "
+        "FROM p_shifts "
         "WHERE state = 'active'"
     )
     params: list[Any] = []
