@@ -243,7 +243,9 @@ def test_event_games_end_with_their_session_and_others_carry_over(hall: Hall) ->
 def test_closing_records_unsold_and_keep_until(selling: Hall) -> None:
     assert selling("sell", "A123456", "--qty", "10").exit_code == 0
     refused(selling("deal", "close", "A123456", "--unsold", "3000"), "C4")
-    closed = selling("deal", "close", "A123456", "--unsold", "3990", "--json")
+    closed = selling(
+        "deal", "close", "A123456", "--unsold", "3990", "--note", "offered all night", "--json"
+    )
     assert closed.exit_code == 0
     assert closed.json["unsold"] == 3990
     assert closed.json["keep_until"] == "2029-12-31"  # 3 years after the fiscal year of closing

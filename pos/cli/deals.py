@@ -30,6 +30,11 @@ def _deal_text(d: dict[str, Any]) -> str:
         )
     if d["keep_until"]:
         lines.append(f"  closed with {d['unsold']} unsold; keep until {d['keep_until']}")
+    if d.get("offered_in") or d.get("close_note"):
+        lines.append(f"  offered in: {', '.join(d['offered_in']) or 'no session'}")
+        lines.append(f"  efforts: {d['close_note'] or '-'}")
+    if d.get("close_override"):
+        lines.append(f"  closed by override: {d['close_override']}")
     return "\n".join(lines)
 
 
@@ -125,13 +130,38 @@ def deal_open(ctx: click.Context, serial: str, bin_name: str, operator: str | No
 @deal.command("close")
 @click.argument("serial")
 @click.option("--unsold", required=True, help="The unsold tickets counted.")
+@click.option("--note", help="With tickets unsold: the efforts made to sell them (C4).")
+@click.option(
+    "--override", is_flag=True, help="Close before a scheduled session selling its tickets."
+)
+@click.option("--reason", help="Why, with --override (recorded).")
 @operator_option
 @json_option
 @click.pass_context
-def deal_close(ctx: click.Context, serial: str, unsold: str, operator: str | None) -> None:
-    """Close a deal, recording its unsold count and keep-until date."""
+def deal_close(
+    ctx: click.Context,
+    serial: str,
+    unsold: str,
+    note: str | None,
+    override: bool,
+    reason: str | None,
+    operator: str | None,
+) -> None:
+    """Close a deal, recording its unsold count, keep-until date and, with tickets unsold, the
+    sessions it was offered in and the efforts made (C4)."""
+    if override and not (reason or "").strip():
+        raise BadInput("reason", "say why the manager overrides (--reason TEXT)")
+    if reason is not None and not override:
+        raise BadInput("reason", "--reason goes with --override")
     with state(ctx).open_station() as st:
-        result = deal_service.close_deal(st, serial, unsold=unsold, operator=operator)
+        result = deal_service.close_deal(
+            st,
+            serial,
+            unsold=unsold,
+            operator=operator,
+            note=note,
+            override_reason=reason if override else None,
+        )
     emit(ctx, result, lambda: "Closed\n" + _deal_text(result))
 
 

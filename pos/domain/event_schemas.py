@@ -266,6 +266,9 @@ SCHEMAS: dict[str, Schema] = {
             "closed_on": opt(iso_date),
             "keep_until": req(iso_date),
             "reason": opt(OPTIONAL_NAME),
+            "offered_in": opt(list_of(NAME)),
+            "note": opt(nullable(REASON)),
+            "override_reason": opt(nullable(REASON)),
             "by": BY,
         }
     ),
@@ -288,6 +291,13 @@ SCHEMAS: dict[str, Schema] = {
             "game_date": req(iso_date),
             "number": req(integer(1)),
             "resumed": opt(list_of(NAME)),
+            "by": BY,
+        }
+    ),
+    "SessionScheduled": Schema(
+        {
+            "game_date": req(iso_date),
+            "games": req(list_of(one_of("pull-tab", "seal-card", "event"), max_items=3)),
             "by": BY,
         }
     ),
