@@ -236,6 +236,71 @@ def house_show(ctx: click.Context) -> None:
     )
 
 
+@house.command("post")
+@click.argument("key")
+@click.option("--text", help="The rule as the hall writes it.")
+@click.option(
+    "--file",
+    "text_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the rule's text from a UTF-8 file.",
+)
+@operator_option
+@json_option
+@click.pass_context
+def house_post(
+    ctx: click.Context, key: str, text: str | None, text_file: Path | None, operator: str | None
+) -> None:
+    """Post a house rule's text (rule A): a new version, dated today; every version is kept."""
+    with state(ctx).open_station() as st:
+        result = settings_service.post_house_rule(
+            st, key, text=text, file=text_file, operator=operator
+        )
+    emit(
+        ctx,
+        result,
+        f"House rule {result['key']} version {result['version']} posted {result['posted_on']}.",
+    )
+
+
+@house.command("posted")
+@click.option("--all", "every_version", is_flag=True, help="Every version, not only the current.")
+@json_option
+@click.pass_context
+@reads
+def house_posted(ctx: click.Context, every_version: bool) -> None:
+    """The posted house rules' text, each with its version and the date it was posted."""
+    with state(ctx).open_station() as st:
+        rows = settings_service.posted_house_rules(st, every_version=every_version)
+    emit(
+        ctx,
+        rows,
+        lambda: (
+            "\n\n".join(
+                f"{r['key']} (version {r['version']}, posted {r['posted_on']})\n{r['text']}"
+                for r in rows
+            )
+            or "No house rules posted yet."
+        ),
+    )
+
+
+@house.command("sheet")
+@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@json_option
+@click.pass_context
+@reads
+def house_sheet(ctx: click.Context, pdf_file: Path) -> None:
+    """The printable house-rules sheet (PDF): the posted rules and the practices."""
+    from pos.services.report_pdf import write_house_sheet_pdf
+
+    with state(ctx).open_station() as st:
+        sheet = settings_service.house_sheet(st)
+    write_house_sheet_pdf(sheet, pdf_file)
+    result = {"pdf": str(pdf_file), "rules": len(sheet["rules"])}
+    emit(ctx, result, f"House-rules sheet written to {pdf_file} ({result['rules']} rules).")
+
+
 @click.group(invoke_without_command=True)
 @json_option
 @click.pass_context

@@ -242,6 +242,9 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
+    "HouseRulePosted": Schema(
+        {"key": req(NAME), "text": req(REASON), "posted_on": req(iso_date), "by": BY}
+    ),
     "RulebookSettingSet": Schema(
         {"key": req(NAME), "value": req(lambda v: None), "by": BY}, rule=_rulebook_setting
     ),

@@ -61,6 +61,10 @@ CREATE TABLE p_settings (
 CREATE TABLE p_schedule (
     game_date TEXT PRIMARY KEY, games TEXT NOT NULL, set_by TEXT, set_hlc TEXT NOT NULL
 );
+CREATE TABLE p_house_rules (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL,
+    posted_on TEXT NOT NULL, posted_by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
 CREATE TABLE p_overrides (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,
     manager TEXT NOT NULL, subject TEXT NOT NULL, hlc TEXT NOT NULL,
@@ -260,6 +264,21 @@ def _session_scheduled(conn: sqlite3.Connection, event: Event, body: dict[str, A
     )
 
 
+def _house_rule_posted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_house_rules VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["key"],
+            body["text"],
+            body["posted_on"],
+            body.get("by"),
+            event.hlc,
+        ),
+    )
+
+
 def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
         "INSERT OR IGNORE INTO p_overrides VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -292,6 +311,7 @@ DEALS = Projection(
         "RulebookSettingSet": _setting_set,
         "OverrideGranted": _override_granted,
         "SessionScheduled": _session_scheduled,
+        "HouseRulePosted": _house_rule_posted,
     },
 )
 
@@ -650,6 +670,22 @@ def last_receipt_number(conn: sqlite3.Connection, station: str) -> int:
 def settings(conn: sqlite3.Connection, scope: str) -> dict[str, str]:
     """The settings of a scope ('house' or 'rulebook') as set in the log: key -> value."""
     return dict(conn.execute("SELECT key, value FROM p_settings WHERE scope = ?", (scope,)))
+
+
+def posted_house_rules(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every version of every posted house rule, by key and then in the order posted, each with
+    its version number (1, 2, ... per key)."""
+    rows = dict_rows(
+        conn,
+        "SELECT key, text, posted_on, posted_by, hlc FROM p_house_rules "
+        "ORDER BY key, hlc, origin, seq",
+    )
+    versions: dict[str, int] = {}
+    for row in rows:
+        versions[row["key"]] = versions.get(row["key"], 0) + 1
+        row["version"] = versions[row["key"]]
+        del row["hlc"]
+    return rows
 
 
 def overrides_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
