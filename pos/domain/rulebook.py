@@ -72,9 +72,16 @@ _RULE_LIST = (
     ),
     Rule(
         "C5",
-        "11VAC15-40-60 C 5 (event games: K 4)",
+        "11VAC15-40-60 C 5",
         "A seal card deal must come with its sign-up sheet, its seal and its cards packed "
         "together, and its flare must give the seal's terms.",
+        overridable=False,
+    ),
+    Rule(
+        "K4",
+        "11VAC15-40-60 K 4",
+        "An event game whose winners are decided with a seal card needs no sign-up sheet: it is "
+        "taken in with its seal terms alone, and no line of a sheet is signed for it.",
         overridable=False,
     ),
     Rule(
@@ -430,8 +437,10 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
 
     1. DEAL  the serial number was already taken in (compared in upper case);
     2. C1    the deal is marked as tampered;
-    3. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms
-             (not event games: K 4 needs no sign-up sheet);
+    3. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms;
+             an event game decided by a seal card is not asked for a sheet (K4: "A sign-up
+             sheet is not required for event games in which the winner or winners are
+             determined using a seal card"; see `sign_up_sheet_required`);
     4. DEAL  a price of zero;
     5. K3    a prize tier above the cap, in the flare's order, then the seal prize;
     6. DEAL  more winning tickets than tickets.
@@ -443,7 +452,7 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
         return _fail(
             "C1", f"deal {serial} is marked as tampered with; it can never be put into play"
         )
-    if flare.game is GameType.SEAL_CARD:
+    if sign_up_sheet_required(flare):
         if flare.seal is None:
             return _fail(
                 "C5",
@@ -480,6 +489,12 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
             f"{_tickets(flare.tickets)}",
         )
     return Decision.allow()
+
+
+def sign_up_sheet_required(flare: Flare) -> bool:
+    """C5: a seal card deal comes with its sign-up sheet. K4: an event game decided by a seal
+    card (an event deal with seal terms) needs none, and neither does any other event game."""
+    return flare.game is GameType.SEAL_CARD
 
 
 def check_bin(
