@@ -3,6 +3,8 @@ that sells its type of ticket unless a manager overrides, on the record."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.halls import Hall, flare, refused
 
 
@@ -10,6 +12,7 @@ def _digest(hall: Hall) -> str:
     return str(hall("verify", "--json").json["digest"])
 
 
+@pytest.mark.rule("C4")
 def test_closing_unsold_records_the_sessions_offered_and_the_note(selling: Hall) -> None:
     assert selling("sell", "A123456", "--qty", "10").exit_code == 0
     closed = selling(

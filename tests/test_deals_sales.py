@@ -39,6 +39,7 @@ from tests.halls import ENV, Hall, flare, refused, seal_flare
         ),
     ],
 )
+@pytest.mark.rule("K3", "DEAL", "C5", "C1")
 def test_intake_refusals(hall: Hall, data: dict[str, Any], rule: str, words: str) -> None:
     before = hall.count()
     result = hall.receive(data)
@@ -211,6 +212,7 @@ def test_event_games_sell_only_at_the_flare_price(hall: Hall) -> None:
     assert hall("sell", "E1", "--qty", "1", "--price", "2.00").exit_code == 0
 
 
+@pytest.mark.rule("K5")
 def test_event_games_end_with_their_session_and_others_carry_over(hall: Hall) -> None:
     assert (
         hall.receive(

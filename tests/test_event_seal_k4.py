@@ -3,6 +3,8 @@ card deal)."""
 
 from __future__ import annotations
 
+import pytest
+
 from pos.domain import rulebook
 from pos.domain.flare import parse_flare
 from tests.halls import Hall, refused, seal_flare
@@ -23,6 +25,7 @@ def test_the_rulebook_asks_no_sheet_of_an_event_game_decided_by_a_seal() -> None
     assert "K 4" in rulebook.RULES["K4"].citation
 
 
+@pytest.mark.rule("K4")
 def test_an_event_game_decided_by_a_seal_is_taken_in_without_a_sheet(hall: Hall) -> None:
     received = hall.receive(_event_with_seal())
     assert received.exit_code == 0, received.stderr

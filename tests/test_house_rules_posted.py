@@ -6,7 +6,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
+
 from tests.halls import Hall
+
+pytestmark = pytest.mark.rule("A")
 
 
 def test_posting_versions_each_rule_with_its_date(hall: Hall, tmp_path: Path) -> None:

@@ -281,6 +281,23 @@ _BOUNDS: dict[str, tuple[int, int]] = {
 }
 
 
+# Where each setting's Virginia default comes from (the law it follows), for docs/rules.md.
+SETTING_SOURCES: dict[str, str] = {
+    "prize_cap": "Code of Virginia § 18.2-340.33 (9): $2,000 per instant bingo, pull-tab or "
+    "seal card prize (raised in 2021)",
+    "minimum_age": "Code of Virginia § 18.2-340.28 C: no sale to, play or redemption by anyone "
+    "under 18",
+    "seal_claim_days": "11VAC15-40-60 B: claimed within 30 days of the close of a deal",
+    "progressive_carry_days": "11VAC15-40-60 C 6: not claimed within 30 days",
+    "commingle_additional_deals": "11VAC15-40-60 C 3: no more than one additional deal",
+    "retention_years": "11VAC15-40-60 C 4, K 7: three years following the close of the fiscal year",
+    "fiscal_year_start_month": "the organisation's fiscal year (C 4 counts from its close)",
+    "fiscal_year_start_day": "the organisation's fiscal year (C 4 counts from its close)",
+    "w2g_threshold": "IRS Form W-2G (26 U.S.C. § 6041(a)), not Virginia law",
+    "max_faces_per_game": "11VAC15-40-60 E 1 c: a maximum of 54 card faces per device per game",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
     """The hall's rulebook settings; the defaults are Virginia's."""
