@@ -64,8 +64,10 @@ _RULE_LIST = (
     Rule(
         "C4",
         "11VAC15-40-60 C 4 (event games: K 7)",
-        "A deal not sold out is sold at the next session that sells that kind of ticket; once "
-        "closed, its unsold tickets are kept unopened for the retention years after the end of "
+        "A deal not sold out is sold at the next session that sells that kind of ticket; it "
+        "closes unfinished only when no such session is scheduled, after diligent efforts to "
+        "sell it (the sessions it was offered in and a note are recorded); once closed, its "
+        "unsold tickets are kept unopened for the retention years after the end of "
         "the fiscal year it closed in.",
         overridable=True,
         settings=("retention_years", "fiscal_year_start_month", "fiscal_year_start_day"),
