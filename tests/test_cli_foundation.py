@@ -141,6 +141,7 @@ def test_bad_staff_input_is_exit_2_and_records_nothing(
         assert st.ledger.count() == before
 
 
+@pytest.mark.rule("JOIN")
 def test_a_join_bundle_works_once(hall_dir: Path, tmp_path: Path) -> None:
     bundle = tmp_path / "b.json"
     added = run_booth(
@@ -232,6 +233,7 @@ def test_a_garbled_bundle_changes_nothing(tmp_path: Path, content: str) -> None:
     assert bundle.read_text() == content
 
 
+@pytest.mark.rule("TRAINING")
 def test_booth_now_is_refused_outside_training_halls(tmp_path: Path) -> None:
     _init(tmp_path / "m")
     result = run_booth(

@@ -38,6 +38,7 @@ from tests.halls import ENV, Hall, flare, refused, seal_flare
         ),
     ],
 )
+@pytest.mark.rule("K3", "DEAL", "C5", "C1")
 def test_intake_refusals(hall: Hall, data: dict[str, Any], rule: str, words: str) -> None:
     before = hall.count()
     result = hall.receive(data)
@@ -210,6 +211,7 @@ def test_event_games_sell_only_at_the_flare_price(hall: Hall) -> None:
     assert hall("sell", "E1", "--qty", "1", "--price", "2.00").exit_code == 0
 
 
+@pytest.mark.rule("K5")
 def test_event_games_end_with_their_session_and_others_carry_over(hall: Hall) -> None:
     assert (
         hall.receive(
@@ -242,7 +244,9 @@ def test_event_games_end_with_their_session_and_others_carry_over(hall: Hall) ->
 def test_closing_records_unsold_and_keep_until(selling: Hall) -> None:
     assert selling("sell", "A123456", "--qty", "10").exit_code == 0
     refused(selling("deal", "close", "A123456", "--unsold", "3000"), "C4")
-    closed = selling("deal", "close", "A123456", "--unsold", "3990", "--json")
+    closed = selling(
+        "deal", "close", "A123456", "--unsold", "3990", "--note", "offered all night", "--json"
+    )
     assert closed.exit_code == 0
     assert closed.json["unsold"] == 3990
     assert closed.json["keep_until"] == "2029-12-31"  # 3 years after the fiscal year of closing

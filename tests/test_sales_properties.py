@@ -67,7 +67,9 @@ def test_sold_plus_unsold_is_tickets_and_money_adds_up(
             except RuleRefused as refusal:
                 assert refusal.rule == "DEAL" and sold + max(qty, 1) > flare.tickets
         if close:
-            deals.close_deal(st, flare.serial, unsold=flare.tickets - sold, operator="M1")
+            deals.close_deal(
+                st, flare.serial, unsold=flare.tickets - sold, operator="M1", note="offered"
+            )
         shown = deals.deal_summary(st, flare.serial)
 
     assert shown["tickets_sold"] == sold

@@ -36,6 +36,11 @@ def _deal_text(d: dict[str, Any]) -> str:
         )
     if d["keep_until"]:
         lines.append(f"  closed with {d['unsold']} unsold; keep until {d['keep_until']}")
+    if d.get("offered_in") or d.get("close_note"):
+        lines.append(f"  offered in: {', '.join(d['offered_in']) or 'no session'}")
+        lines.append(f"  efforts: {d['close_note'] or '-'}")
+    if d.get("close_override"):
+        lines.append(f"  closed by override: {d['close_override']}")
     return "\n".join(lines)
 
 
@@ -133,13 +138,38 @@ def deal_open(ctx: click.Context, serial: str, bin_name: str, operator: str | No
 @deal.command("close")
 @click.argument("serial")
 @click.option("--unsold", required=True, help="The unsold tickets counted.")
+@click.option("--note", help="With tickets unsold: the efforts made to sell them (C4).")
+@click.option(
+    "--override", is_flag=True, help="Close before a scheduled session selling its tickets."
+)
+@click.option("--reason", help="Why, with --override (recorded).")
 @operator_option
 @json_option
 @click.pass_context
-def deal_close(ctx: click.Context, serial: str, unsold: str, operator: str | None) -> None:
-    """Close a deal, recording its unsold count and keep-until date."""
+def deal_close(
+    ctx: click.Context,
+    serial: str,
+    unsold: str,
+    note: str | None,
+    override: bool,
+    reason: str | None,
+    operator: str | None,
+) -> None:
+    """Close a deal, recording its unsold count, keep-until date and, with tickets unsold, the
+    sessions it was offered in and the efforts made (C4)."""
+    if override and not (reason or "").strip():
+        raise BadInput("reason", "say why the manager overrides (--reason TEXT)")
+    if reason is not None and not override:
+        raise BadInput("reason", "--reason goes with --override")
     with state(ctx).open_station() as st:
-        result = deal_service.close_deal(st, serial, unsold=unsold, operator=operator)
+        result = deal_service.close_deal(
+            st,
+            serial,
+            unsold=unsold,
+            operator=operator,
+            note=note,
+            override_reason=reason if override else None,
+        )
     emit(ctx, result, lambda: "Closed\n" + _deal_text(result))
 
 
@@ -212,6 +242,71 @@ def house_show(ctx: click.Context) -> None:
             for key, value in rules.items()
         ),
     )
+
+
+@house.command("post")
+@click.argument("key")
+@click.option("--text", help="The rule as the hall writes it.")
+@click.option(
+    "--file",
+    "text_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the rule's text from a UTF-8 file.",
+)
+@operator_option
+@json_option
+@click.pass_context
+def house_post(
+    ctx: click.Context, key: str, text: str | None, text_file: Path | None, operator: str | None
+) -> None:
+    """Post a house rule's text (rule A): a new version, dated today; every version is kept."""
+    with state(ctx).open_station() as st:
+        result = settings_service.post_house_rule(
+            st, key, text=text, file=text_file, operator=operator
+        )
+    emit(
+        ctx,
+        result,
+        f"House rule {result['key']} version {result['version']} posted {result['posted_on']}.",
+    )
+
+
+@house.command("posted")
+@click.option("--all", "every_version", is_flag=True, help="Every version, not only the current.")
+@json_option
+@click.pass_context
+@reads
+def house_posted(ctx: click.Context, every_version: bool) -> None:
+    """The posted house rules' text, each with its version and the date it was posted."""
+    with state(ctx).open_station() as st:
+        rows = settings_service.posted_house_rules(st, every_version=every_version)
+    emit(
+        ctx,
+        rows,
+        lambda: (
+            "\n\n".join(
+                f"{r['key']} (version {r['version']}, posted {r['posted_on']})\n{r['text']}"
+                for r in rows
+            )
+            or "No house rules posted yet."
+        ),
+    )
+
+
+@house.command("sheet")
+@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@json_option
+@click.pass_context
+@reads
+def house_sheet(ctx: click.Context, pdf_file: Path) -> None:
+    """The printable house-rules sheet (PDF): the posted rules and the practices."""
+    from pos.services.report_pdf import write_house_sheet_pdf
+
+    with state(ctx).open_station() as st:
+        sheet = settings_service.house_sheet(st)
+    write_house_sheet_pdf(sheet, pdf_file)
+    result = {"pdf": str(pdf_file), "rules": len(sheet["rules"])}
+    emit(ctx, result, f"House-rules sheet written to {pdf_file} ({result['rules']} rules).")
 
 
 @click.group(invoke_without_command=True)

@@ -33,6 +33,31 @@ def session_open(
     emit(ctx, result, f"Session {result['session']} is open{resumed}.")
 
 
+@session.command("schedule")
+@click.argument("game_date", metavar="DATE")
+@click.option(
+    "--sells",
+    "games",
+    multiple=True,
+    type=click.Choice(sessions.SCHEDULED_GAMES),
+    help="A type of ticket its sessions sell (repeat; default pull-tab and seal-card).",
+)
+@operator_option
+@json_option
+@click.pass_context
+def session_schedule(
+    ctx: click.Context, game_date: str, games: tuple[str, ...], operator: str | None
+) -> None:
+    """Schedule a game date and the tickets its sessions sell (rule C4 reads it)."""
+    with state(ctx).open_station() as st:
+        result = sessions.schedule_session(st, game_date, games=games, operator=operator)
+    emit(
+        ctx,
+        result,
+        f"Scheduled {result['game_date']}: sells {', '.join(result['games'])}.",
+    )
+
+
 @session.command("close")
 @click.option(
     "--without",

@@ -243,6 +243,9 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
+    "HouseRulePosted": Schema(
+        {"key": req(NAME), "text": req(REASON), "posted_on": req(iso_date), "by": BY}
+    ),
     "RulebookSettingSet": Schema(
         {"key": req(NAME), "value": req(lambda v: None), "by": BY}, rule=_rulebook_setting
     ),
@@ -267,6 +270,9 @@ SCHEMAS: dict[str, Schema] = {
             "closed_on": opt(iso_date),
             "keep_until": req(iso_date),
             "reason": opt(OPTIONAL_NAME),
+            "offered_in": opt(list_of(NAME)),
+            "note": opt(nullable(REASON)),
+            "override_reason": opt(nullable(REASON)),
             "by": BY,
         }
     ),
@@ -289,6 +295,13 @@ SCHEMAS: dict[str, Schema] = {
             "game_date": req(iso_date),
             "number": req(integer(1)),
             "resumed": opt(list_of(NAME)),
+            "by": BY,
+        }
+    ),
+    "SessionScheduled": Schema(
+        {
+            "game_date": req(iso_date),
+            "games": req(list_of(one_of("pull-tab", "seal-card", "event"), max_items=3)),
             "by": BY,
         }
     ),

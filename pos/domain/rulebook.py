@@ -64,17 +64,26 @@ _RULE_LIST = (
     Rule(
         "C4",
         "11VAC15-40-60 C 4 (event games: K 7)",
-        "A deal not sold out is sold at the next session that sells that kind of ticket; once "
-        "closed, its unsold tickets are kept unopened for the retention years after the end of "
+        "A deal not sold out is sold at the next session that sells that kind of ticket; it "
+        "closes unfinished only when no such session is scheduled, after diligent efforts to "
+        "sell it (the sessions it was offered in and a note are recorded); once closed, its "
+        "unsold tickets are kept unopened for the retention years after the end of "
         "the fiscal year it closed in.",
         overridable=True,
         settings=("retention_years", "fiscal_year_start_month", "fiscal_year_start_day"),
     ),
     Rule(
         "C5",
-        "11VAC15-40-60 C 5 (event games: K 4)",
+        "11VAC15-40-60 C 5",
         "A seal card deal must come with its sign-up sheet, its seal and its cards packed "
         "together, and its flare must give the seal's terms.",
+        overridable=False,
+    ),
+    Rule(
+        "K4",
+        "11VAC15-40-60 K 4",
+        "An event game whose winners are decided with a seal card needs no sign-up sheet: it is "
+        "taken in with its seal terms alone, and no line of a sheet is signed for it.",
         overridable=False,
     ),
     Rule(
@@ -274,6 +283,23 @@ _BOUNDS: dict[str, tuple[int, int]] = {
 }
 
 
+# Where each setting's Virginia default comes from (the law it follows), for docs/rules.md.
+SETTING_SOURCES: dict[str, str] = {
+    "prize_cap": "Code of Virginia § 18.2-340.33 (9): $2,000 per instant bingo, pull-tab or "
+    "seal card prize (raised in 2021)",
+    "minimum_age": "Code of Virginia § 18.2-340.28 C: no sale to, play or redemption by anyone "
+    "under 18",
+    "seal_claim_days": "11VAC15-40-60 B: claimed within 30 days of the close of a deal",
+    "progressive_carry_days": "11VAC15-40-60 C 6: not claimed within 30 days",
+    "commingle_additional_deals": "11VAC15-40-60 C 3: no more than one additional deal",
+    "retention_years": "11VAC15-40-60 C 4, K 7: three years following the close of the fiscal year",
+    "fiscal_year_start_month": "the organisation's fiscal year (C 4 counts from its close)",
+    "fiscal_year_start_day": "the organisation's fiscal year (C 4 counts from its close)",
+    "w2g_threshold": "IRS Form W-2G (26 U.S.C. § 6041(a)), not Virginia law",
+    "max_faces_per_game": "11VAC15-40-60 E 1 c: a maximum of 54 card faces per device per game",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
     """The hall's rulebook settings; the defaults are Virginia's."""
@@ -429,8 +455,10 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
     """May this deal be taken in? The first failing check wins, in this fixed order:
 
     1. DEAL  the serial number was already taken in (compared in upper case);
-    2. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms
-             (not event games: K 4 needs no sign-up sheet);
+    2. C5    a seal-card deal without its sign-up sheet and seal confirmed, or without seal terms;
+             an event game decided by a seal card is not asked for a sheet (K4: "A sign-up
+             sheet is not required for event games in which the winner or winners are
+             determined using a seal card"; see `sign_up_sheet_required`);
     3. DEAL  a price of zero;
     4. K3    a prize tier above the cap, in the flare's order, then the seal prize;
     5. DEAL  more winning tickets than tickets.
@@ -441,7 +469,7 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
     serial = flare.serial.upper()
     if serial in {known.upper() for known in known_serials}:
         return _fail("DEAL", f"a deal with serial number {serial} was already taken in")
-    if flare.game is GameType.SEAL_CARD:
+    if sign_up_sheet_required(flare):
         if flare.seal is None:
             return _fail(
                 "C5",
@@ -478,6 +506,12 @@ def check_intake(flare: Flare, settings: Settings, *, known_serials: frozenset[s
             f"{_tickets(flare.tickets)}",
         )
     return Decision.allow()
+
+
+def sign_up_sheet_required(flare: Flare) -> bool:
+    """C5: a seal card deal comes with its sign-up sheet. K4: an event game decided by a seal
+    card (an event deal with seal terms) needs none, and neither does any other event game."""
+    return flare.game is GameType.SEAL_CARD
 
 
 def check_bin(

@@ -102,18 +102,91 @@ def _bin_name(text: str) -> str:
 
 
 def close_deal(
-    st: Station, serial: str, *, unsold: str | int, operator: str | None
+    st: Station,
+    serial: str,
+    *,
+    unsold: str | int,
+    operator: str | None,
+    note: str | None = None,
+    override_reason: str | None = None,
 ) -> dict[str, Any]:
+    """C4: close a deal with its unsold count. With tickets unsold, the diligent efforts are
+    recorded: the sessions it was offered in (from the ledger) and the manager's `note`
+    (required). Refused while a later session selling its type of ticket is scheduled, unless
+    the manager overrides with a reason (recorded as OverrideGranted)."""
     by = st.operator(operator, "manager")
     with checked_input("unsold"):
         count = parse_count(unsold, "unsold", minimum=0)
+    note = (note or "").strip() or None
+    reason = None if override_reason is None else override_reason.strip()
+    if override_reason is not None and not reason:
+        raise BadInput("reason", "say why the deal closes before the scheduled session")
+    for field, value in (("note", note), ("reason", reason)):
+        if value is not None and len(value) > 4000:
+            raise BadInput(field, "is longer than 4,000 characters")
     with st.ledger.transaction():
-        close_deal_in_transaction(st, serial, unsold=count, by=by.badge, reason="C4")
+        deal = _deal_row(st, serial)
+        today = hall_date(st, st.clock.now()).isoformat()
+        later = deals_read.scheduled_after(st.ledger.conn, today, str(deal["game"]))
+        refuse(
+            deal_checks.closable(
+                deal["serial"],
+                state=deal["state"],
+                tickets=int(deal["tickets"]),
+                sold=int(deal["sold"]),
+                unsold=count,
+            )
+        )
+        if count > 0 and note is None:
+            raise BadInput(
+                "note",
+                f"{count} tickets are unsold: say what was done to sell them (--note TEXT)",
+            )
+        refuse(
+            deal_checks.no_later_session(
+                deal["serial"],
+                game=str(deal["game"]),
+                unsold=count,
+                later=later,
+                overridden=reason is not None,
+            )
+        )
+        overriding = reason is not None and count > 0 and bool(later) and deal["game"] != "event"
+        if overriding:
+            st.append(
+                "OverrideGranted",
+                {
+                    "rule": "C4",
+                    "reason": reason,
+                    "manager": by.badge,
+                    "subject": deal["serial"],
+                    "detail": f"closed with {count} unsold before the scheduled session(s) "
+                    f"{', '.join(later)}",
+                },
+            )
+        close_deal_in_transaction(
+            st,
+            serial,
+            unsold=count,
+            by=by.badge,
+            reason="C4",
+            diligence={
+                "offered_in": deals_read.sessions_offered(st.ledger.conn, deal["serial"]),
+                "note": note,
+                "override_reason": reason if overriding else None,
+            },
+        )
     return deal_summary(st, serial)
 
 
 def close_deal_in_transaction(
-    st: Station, serial: str, *, unsold: int, by: str, reason: str
+    st: Station,
+    serial: str,
+    *,
+    unsold: int,
+    by: str,
+    reason: str,
+    diligence: dict[str, Any] | None = None,
 ) -> None:
     deal = _deal_row(st, serial)
     refuse(
@@ -136,6 +209,7 @@ def close_deal_in_transaction(
             "keep_until": keep.isoformat(),
             "by": by,
             "reason": reason,
+            **(diligence or {}),
         },
     )
 
@@ -174,6 +248,9 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
         "tiers": tiers,
         "unsold": deal["unsold"],
         "keep_until": deal["keep_until"],
+        "offered_in": deal["offered_in"].split(",") if deal["offered_in"] else [],
+        "close_note": deal["close_note"],
+        "close_override": deal["close_override"],
     }
 
 

@@ -27,7 +27,9 @@ events.jsonl   every event held by this station, one JSON object a line, in the 
                station stored them: origin, seq, type, hlc (clock stamp), prev (hash of the
                origin's previous event), body, hash, sig (Ed25519, by the origin station).
 keys.json      the hall's public key and each station's certificate (signed by the hall key).
-tables/*.csv   the derived tables (deals, sales, redemptions, voids, rentals, ...).
+tables/*.csv   the derived tables (deals, sales, redemptions, voids, rentals, ...);
+               house_rules.csv holds every version of every posted house rule (rule A),
+               with the date it was posted.
 verify.json    this station's own verification at export time: {events} events, digest
                {digest}.
 

@@ -239,3 +239,50 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
     )
     SimpleDocTemplate(str(path), pagesize=letter, title="Reconciliation form").build(story)
     return path
+
+
+def write_house_sheet_pdf(sheet: dict[str, Any], path: Path) -> Path:
+    """The house-rules sheet to post (rule A): each posted rule with its version and the date it
+    was posted, then the switches. Layout only: everything comes from `settings.house_sheet`."""
+    from xml.sax.saxutils import escape
+
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+
+    styles = getSampleStyleSheet()
+    story: list[Any] = []
+    if sheet["training"]:
+        story.append(Paragraph("<font color='red'><b>TRAINING</b></font>", styles["Title"]))
+    story.append(Paragraph("House rules", styles["Title"]))
+    story.append(
+        Paragraph(
+            f"{escape(sheet['organisation'])}, {escape(sheet['location'])}; printed "
+            f"{sheet['printed_on']}",
+            styles["Normal"],
+        )
+    )
+    story.append(Spacer(1, 10))
+    if not sheet["rules"]:
+        story.append(Paragraph("No house rules have been posted.", styles["Normal"]))
+    for rule in sheet["rules"]:
+        story.append(
+            Paragraph(
+                f"{escape(rule['key'])} (version {rule['version']}, posted {rule['posted_on']})",
+                styles["Heading3"],
+            )
+        )
+        for paragraph in rule["text"].split("\n\n"):
+            story.append(Paragraph(escape(paragraph).replace("\n", "<br/>"), styles["Normal"]))
+    story.append(Spacer(1, 10))
+    story.append(Paragraph("Practices", styles["Heading3"]))
+    for switch in sheet["switches"]:
+        state = "yes" if switch["on"] else "no"
+        story.append(Paragraph(f"{escape(switch['meaning'])}: <b>{state}</b>", styles["Normal"]))
+    SimpleDocTemplate(
+        str(path),
+        pagesize=letter,
+        title="House rules",
+        author=sheet["organisation"],
+    ).build(story)
+    return path

@@ -25,12 +25,14 @@ from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
 
-def _seal_deal(st: Station, serial: str) -> tuple[dict[str, Any], Flare]:
+def _seal_deal(st: Station, serial: str, *, signing: bool = False) -> tuple[dict[str, Any], Flare]:
     serial = serial.strip().upper()
     row = deals_read.deal_on_file(st.ledger.conn, serial)
     if row is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")
     flare = deal_flare(st, serial)
+    if signing:
+        refuse(seal_checks.has_sheet(flare.serial, game=flare.game, sealed=flare.seal is not None))
     if flare.game != GameType.SEAL_CARD or flare.seal is None:
         raise BadInput("serial", f"deal {serial} is a {flare.game}, not a seal card deal")
     return row, flare
@@ -54,7 +56,7 @@ def sign_line(
     else:
         by_badge = st.operator(operator, "seller", "redeemer").badge
     with st.ledger.transaction():
-        deal, flare = _seal_deal(st, serial)
+        deal, flare = _seal_deal(st, serial, signing=True)
         assert flare.seal is not None
         ticket = ticket.strip()
         refuse(

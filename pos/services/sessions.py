@@ -5,6 +5,7 @@ prizes (seals), so this module builds on deals and seals, and they on current_se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -57,6 +58,34 @@ def open_session(
         "number": number,
         "resumed": resumed,
     }
+
+
+SCHEDULED_GAMES = ("pull-tab", "seal-card", "event")
+
+
+def schedule_session(
+    st: Station, game_date: str, *, games: Sequence[str], operator: str | None
+) -> dict[str, Any]:
+    """Record that sessions on `game_date` will sell `games` tickets (default: pull-tabs and
+    seal cards): what C4 asks of a deal closed unfinished (SessionScheduled)."""
+    by = st.operator(operator, "manager")
+    try:
+        day = date.fromisoformat(game_date.strip())
+    except ValueError:
+        raise BadInput("date", f"{game_date!r} is not a date (YYYY-MM-DD)") from None
+    chosen = sorted(set(games or ("pull-tab", "seal-card")), key=SCHEDULED_GAMES.index)
+    with st.ledger.transaction():
+        today = hall_date(st, st.clock.now())
+        if day < today:
+            raise BadInput("date", f"{day.isoformat()} is before today ({today.isoformat()})")
+        st.append(
+            "SessionScheduled", {"game_date": day.isoformat(), "games": chosen, "by": by.badge}
+        )
+        return {"game_date": day.isoformat(), "games": chosen, "schedule": scheduled(st)}
+
+
+def scheduled(st: Station) -> list[dict[str, Any]]:
+    return deals_read.schedule(st.ledger.conn)
 
 
 def close_session(

@@ -9,7 +9,7 @@ no clock (the hall's date or time is a parameter), only the standard library and
 - sales     BIN, OWNER, A, ID, VOUCHER: a sale from this station's bins, at a kiosk or booth
 - vouchers  VOUCHER: a voucher pays once, for its own amount, where it can be checked
 - winners   DEAL, OWNER, C1, C2, B, W2G: paying and voiding winning tickets and sales
-- seals     ROLE, OWNER, C5, B, C2, C6: signing a seal card's sheet, its opening and claims
+- seals     ROLE, OWNER, C5, K4, B, C2, C6: signing a seal card's sheet, its opening and claims
 - devices   E1c, E1d, E1g, E2, ID: electronic bingo device rentals
 - staff     ROLE: the hall's first person is its manager
 """

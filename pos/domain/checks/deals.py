@@ -3,6 +3,8 @@ released by its holder and acquired by another station."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pos.domain.checks import Refusal
 
 
@@ -33,6 +35,23 @@ def closable(serial: str, *, state: str, tickets: int, sold: int, unsold: int) -
             f"({tickets} tickets, {sold} sold); recount before closing",
         )
     return None
+
+
+def no_later_session(
+    serial: str, *, game: str, unsold: int, later: Sequence[str], overridden: bool
+) -> Refusal | None:
+    """C4: a deal with unsold tickets is sold at the next session that sells its type of ticket;
+    it closes unfinished only when no such session is scheduled (`later`: the scheduled game
+    dates after today that sell `game` tickets), or by a manager's recorded decision. Event
+    games end with their session (K5, K7), so a schedule never holds them open."""
+    if unsold == 0 or not later or overridden or game == "event":
+        return None
+    return Refusal(
+        "C4",
+        f"deal {serial} has {unsold:,} unsold tickets and a later session that sells {game} "
+        f"tickets is scheduled ({', '.join(later)}): sell them there, or a manager closes it "
+        "with --override --reason TEXT",
+    )
 
 
 def releasable(serial: str, *, holder: str | None, here: str) -> Refusal | None:

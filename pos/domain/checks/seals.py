@@ -1,4 +1,4 @@
-"""Seal cards (ROLE, OWNER, C5, B, C2, C6): hold tickets sign free lines of the sheet at the
+"""Seal cards (ROLE, OWNER, C5, K4, B, C2, C6): hold tickets sign free lines of the sheet at the
 deal's holder; the seal opens once, when every ticket is sold; a winning line's prize is paid
 once, within its claim window, unless it moved on to the next progressive game."""
 
@@ -15,6 +15,18 @@ def kiosk_signer(player: str | None) -> Refusal | None:
     if not player:
         return Refusal(
             "ROLE", "at a kiosk, scan your player card or ID first to sign a seal card line"
+        )
+    return None
+
+
+def has_sheet(serial: str, *, game: str, sealed: bool) -> Refusal | None:
+    """K4: an event game decided by a seal card (`sealed`: its flare has seal terms) has no
+    sign-up sheet, so no line is signed for it."""
+    if game == "event" and sealed:
+        return Refusal(
+            "K4",
+            f"deal {serial} is an event game decided by its seal card: K 4 needs no sign-up "
+            "sheet for it, so there is no line to sign",
         )
     return None
 

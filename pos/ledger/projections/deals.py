@@ -26,7 +26,8 @@ CREATE TABLE p_deals (
     sold INTEGER NOT NULL DEFAULT 0, gross INTEGER NOT NULL DEFAULT 0,
     unsold INTEGER, keep_until TEXT, released_to TEXT,
     holder_key TEXT,  -- hlc:origin of the event that named the holder: the latest wins
-    tampered INTEGER NOT NULL DEFAULT 0  -- C1: received marked as tampered, never in play
+    tampered INTEGER NOT NULL DEFAULT 0,  -- C1: received marked as tampered, never in play
+    offered_in TEXT, close_note TEXT, close_override TEXT  -- C4: a close's diligent efforts
 );
 CREATE TABLE p_prize_tiers (
     serial TEXT NOT NULL, amount INTEGER NOT NULL, count INTEGER NOT NULL,
@@ -57,6 +58,13 @@ CREATE INDEX p_sales_session ON p_sales (session, station);
 CREATE TABLE p_settings (
     scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, set_by TEXT, set_hlc TEXT,
     PRIMARY KEY (scope, key)
+);
+CREATE TABLE p_schedule (
+    game_date TEXT PRIMARY KEY, games TEXT NOT NULL, set_by TEXT, set_hlc TEXT NOT NULL
+);
+CREATE TABLE p_house_rules (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL,
+    posted_on TEXT NOT NULL, posted_by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 );
 CREATE TABLE p_overrides (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,
@@ -168,9 +176,17 @@ def _deal_closed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
     serial = body["serial"]
     _ensure_deal(conn, serial)
     conn.execute(
-        "UPDATE p_deals SET state = 'closed', closed_hlc = ?, unsold = ?, keep_until = ? "
-        "WHERE serial = ?",
-        (event.hlc, int(body["unsold"]), body["keep_until"], serial),
+        "UPDATE p_deals SET state = 'closed', closed_hlc = ?, unsold = ?, keep_until = ?, "
+        "offered_in = ?, close_note = ?, close_override = ? WHERE serial = ?",
+        (
+            event.hlc,
+            int(body["unsold"]),
+            body["keep_until"],
+            ",".join(body.get("offered_in") or []) or None,
+            body.get("note"),
+            body.get("override_reason"),
+            serial,
+        ),
     )
     conn.execute("DELETE FROM p_bins WHERE serial = ?", (serial,))
 
@@ -251,6 +267,30 @@ def _setting_set(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
     )
 
 
+def _session_scheduled(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT INTO p_schedule VALUES (?, ?, ?, ?) ON CONFLICT (game_date) DO UPDATE SET "
+        "games = excluded.games, set_by = excluded.set_by, set_hlc = excluded.set_hlc "
+        "WHERE excluded.set_hlc > p_schedule.set_hlc",
+        (body["game_date"], ",".join(body["games"]), body.get("by"), event.hlc),
+    )
+
+
+def _house_rule_posted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_house_rules VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["key"],
+            body["text"],
+            body["posted_on"],
+            body.get("by"),
+            event.hlc,
+        ),
+    )
+
+
 def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
         "INSERT OR IGNORE INTO p_overrides VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -268,7 +308,7 @@ def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, An
 
 DEALS = Projection(
     name="deals",
-    version=6,
+    version=7,
     schema=SCHEMA,
     handlers={
         "DealReceived": _deal_received,
@@ -282,6 +322,8 @@ DEALS = Projection(
         "HouseRuleSet": _setting_set,
         "RulebookSettingSet": _setting_set,
         "OverrideGranted": _override_granted,
+        "SessionScheduled": _session_scheduled,
+        "HouseRulePosted": _house_rule_posted,
     },
 )
 
@@ -497,6 +539,46 @@ def sessions_on(conn: sqlite3.Connection, game_date: str) -> list[str]:
     ]
 
 
+def scheduled_after(conn: sqlite3.Connection, day: str, game: str) -> list[str]:
+    """The scheduled game dates after `day` whose sessions sell `game` tickets, in order."""
+    return [
+        str(row[0])
+        for row in conn.execute(
+            "SELECT game_date, games FROM p_schedule WHERE game_date > ? ORDER BY game_date",
+            (day,),
+        )
+        if game in str(row[1]).split(",")
+    ]
+
+
+def schedule(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every scheduled game date and the ticket types its sessions sell."""
+    return [
+        {"game_date": row[0], "games": str(row[1]).split(",")}
+        for row in conn.execute("SELECT game_date, games FROM p_schedule ORDER BY game_date")
+    ]
+
+
+def sessions_offered(conn: sqlite3.Connection, serial: str) -> list[str]:
+    """The sessions a deal was offered in: those open while it was in play (opened before its
+    close, closed after it was put in play), and any it sold in."""
+    row = conn.execute(
+        "SELECT opened_hlc, closed_hlc FROM p_deals WHERE serial = ?", (serial,)
+    ).fetchone()
+    sold_in = conn.execute("SELECT session FROM p_session_sales WHERE serial = ?", (serial,))
+    found = {str(r[0]) for r in sold_in}
+    if row is not None and row[0] is not None:
+        found.update(
+            str(r[0])
+            for r in conn.execute(
+                "SELECT session FROM p_sessions WHERE (closed_hlc IS NULL OR closed_hlc > ?) "
+                "AND (? IS NULL OR opened_hlc < ?)",
+                (row[0], row[1], row[1]),
+            )
+        )
+    return sorted(found)
+
+
 # --- read models: sales -------------------------------------------------------------------------
 
 
@@ -611,6 +693,22 @@ def last_receipt_number(conn: sqlite3.Connection, station: str) -> int:
 def settings(conn: sqlite3.Connection, scope: str) -> dict[str, str]:
     """The settings of a scope ('house' or 'rulebook') as set in the log: key -> value."""
     return dict(conn.execute("SELECT key, value FROM p_settings WHERE scope = ?", (scope,)))
+
+
+def posted_house_rules(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every version of every posted house rule, by key and then in the order posted, each with
+    its version number (1, 2, ... per key)."""
+    rows = dict_rows(
+        conn,
+        "SELECT key, text, posted_on, posted_by, hlc FROM p_house_rules "
+        "ORDER BY key, hlc, origin, seq",
+    )
+    versions: dict[str, int] = {}
+    for row in rows:
+        versions[row["key"]] = versions.get(row["key"], 0) + 1
+        row["version"] = versions[row["key"]]
+        del row["hlc"]
+    return rows
 
 
 def overrides_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
