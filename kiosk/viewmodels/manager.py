@@ -256,9 +256,11 @@ def open_deal(st: Station, serial: str, bin_name: str, operator: str) -> Outcome
     return attempt(run, "Cannot open the deal")
 
 
-def close_deal(st: Station, serial: str, unsold: str, operator: str) -> Outcome:
+def close_deal(st: Station, serial: str, unsold: str, operator: str, *, note: str = "") -> Outcome:
     def run() -> Outcome:
-        result = deals.close_deal(st, serial, unsold=unsold, operator=operator)
+        result = deals.close_deal(
+            st, serial, unsold=unsold, operator=operator, note=note.strip() or None
+        )
         return Outcome(
             True,
             f"CLOSED {result['serial']}",

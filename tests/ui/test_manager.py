@@ -84,6 +84,11 @@ def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     ui.shot("manager-deals")
     ui.tap("close-A100009")
     assert ui.find("close-A100009").text == "Tap again to close A100009"
+    ui.tap("close-A100009")  # unfinished, with no note of the efforts made: refused (C4)
+    assert ui.find("deal-headline").text == "Cannot close the deal"
+    assert "note" in ui.find("deal-detail").text
+    ui.type("note-A100009", "offered at tonight's session; a new deal replaces it")
+    ui.tap("close-A100009")
     ui.tap("close-A100009")
     assert ui.find("deal-headline").text == "CLOSED A100009"
     assert "keep until" in ui.find("deal-detail").text

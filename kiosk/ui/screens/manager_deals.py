@@ -1,5 +1,6 @@
 """Deals: receive one from its flare file, put it in play in a bin here, close it with its
-unsold count (the ledger's count is offered; a different count is refused, C4)."""
+unsold count (the ledger's count is offered; a different count is refused, C4) and, when
+tickets are left, a note of the efforts made to sell them (C4's diligent efforts)."""
 
 from __future__ import annotations
 
@@ -55,13 +56,18 @@ class DealsScreen(RoleScreen):
                 )
             )
         if deal.can_close:
+            note = Field("Efforts to sell it (C4)", ident=f"note-{deal.serial}")
+            if deal.left:
+                actions.add_widget(note)
             close = TouchButton(
                 f"Close ({deal.left} unsold)",
                 colour=common.WARN,
                 size=t.BODY,
                 ident=f"close-{deal.serial}",
             )
-            close.bind(on_release=lambda button: self._close(button, deal.serial, deal.left))
+            close.bind(
+                on_release=lambda button: self._close(button, deal.serial, deal.left, note.text)
+            )
             actions.add_widget(close)
         if actions.children:
             panel.add_widget(actions)
@@ -84,15 +90,18 @@ class DealsScreen(RoleScreen):
         badge = self.operator
         self.front.call(lambda st: manager.open_deal(st, serial, bin_name, badge), self._done)
 
-    def _close(self, button: TouchButton, serial: str, unsold: int) -> None:
-        """Closing is final: the first tap asks, the second closes."""
+    def _close(self, button: TouchButton, serial: str, unsold: int, note: str) -> None:
+        """Closing is final: the first tap asks, the second closes. Unfinished, it records the
+        manager's note of the efforts made to sell it (C4)."""
         if not getattr(button, "armed", False):
             button.armed = True
             button.text = f"Tap again to close {serial}"
             button.set_colour(common.ERROR)
             return
         badge = self.operator
-        self.front.call(lambda st: manager.close_deal(st, serial, str(unsold), badge), self._done)
+        self.front.call(
+            lambda st: manager.close_deal(st, serial, str(unsold), badge, note=note), self._done
+        )
 
     def _done(self, outcome: common.Outcome) -> None:
         self.show(outcome)
