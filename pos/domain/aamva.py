@@ -40,6 +40,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
+from pos.domain.names import SUFFIXES, within_one_edit
+
 _MAX_TEXT = 4096  # a PDF417 symbol holds at most about 1,850 characters of text
 _HEADER_WINDOW = 48  # the header must start near the beginning (after a symbology prefix, say)
 
@@ -216,7 +218,7 @@ def _name_part(value: str | None) -> str:
 
 
 def _is_suffix(word: str) -> bool:
-    return normalise_name(word) in _SUFFIXES
+    return normalise_name(word) in SUFFIXES
 
 
 def _full_name(value: str) -> tuple[str, str, str]:
@@ -305,7 +307,6 @@ def age_on(licence: Licence, today: date) -> int:
 
 # -- matching people across records ------------------------------------------------------------
 
-_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "1st", "2nd", "3rd", "4th"})
 _DROPPED = "'’‘`´ʼ."  # apostrophes and full stops join: O'Neil -> oneil, Jr. -> jr
 # Letters NFKD does not take apart.
 _LETTERS = str.maketrans(
@@ -325,31 +326,13 @@ def normalise_name(text: str) -> str:
     plain = plain.translate(_LETTERS)
     plain = "".join("" if ch in _DROPPED else ch if ch.isalnum() else " " for ch in plain)
     words = plain.split()
-    return " ".join(words[:1] + [word for word in words[1:] if word not in _SUFFIXES])
+    return " ".join(words[:1] + [word for word in words[1:] if word not in SUFFIXES])
 
 
 def name_key(family: str, given: str) -> tuple[str, str]:
     """(normalised family name, normalised first given name): middle names don't take part."""
     first = normalise_name(given).split()
     return normalise_name(family), first[0] if first else ""
-
-
-def _within_one_edit(a: str, b: str) -> bool:
-    """Equal, or one insertion, deletion, substitution or swap of neighbours apart."""
-    if a == b:
-        return True
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    if len(a) == len(b):
-        return a[i + 1 :] == b[i + 1 :] or (
-            i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
-        )
-    return a[i:] == b[i + 1 :]
 
 
 def similar_names(a: tuple[str, str], b: tuple[str, str]) -> bool:
@@ -368,6 +351,6 @@ def similar_names(a: tuple[str, str], b: tuple[str, str]) -> bool:
         return False
     if family_a == family_b and (first_a.startswith(first_b) or first_b.startswith(first_a)):
         return True
-    if _within_one_edit(family_a, family_b) and _within_one_edit(first_a, first_b):
+    if within_one_edit(family_a, family_b) and within_one_edit(first_a, first_b):
         return True
     return family_a == first_b and first_a == family_b

@@ -26,7 +26,7 @@ from datetime import date
 NameKey = tuple[str, str]  # (folded family name, folded first given name)
 Nicknames = Callable[[str, str], bool]  # whether two folded first names are nicknames of one
 
-_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "1st", "2nd", "3rd", "4th"})
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "1st", "2nd", "3rd", "4th"})
 _JOINERS = "'’‘`´ʼ.-‐‑‒–—"  # apostrophes, full stops and hyphens join a word
 # Letters NFKD does not take apart.
 _LETTERS = str.maketrans(
@@ -51,7 +51,7 @@ def words(text: str) -> list[str]:
     result = []
     for index, word in enumerate(kept.split()):
         bare = fold(word)
-        if not bare or (index > 0 and bare in _SUFFIXES):
+        if not bare or (index > 0 and bare in SUFFIXES):
             continue
         result.append(word)
     return result
@@ -138,7 +138,7 @@ def same_name(a: Iterable[NameKey], b: Iterable[NameKey]) -> bool:
     return not set(a).isdisjoint(b)
 
 
-def _within_one_edit(a: str, b: str) -> bool:
+def within_one_edit(a: str, b: str) -> bool:
     """Equal, or one insertion, deletion, substitution or swap of neighbours apart."""
     if a == b:
         return True
@@ -173,7 +173,7 @@ def similar_keys(a: NameKey, b: NameKey, nickname: Nicknames | None = None) -> b
             return True
         if nickname is not None and nickname(first_a, first_b):
             return True
-    if _within_one_edit(family_a, family_b) and _within_one_edit(first_a, first_b):
+    if within_one_edit(family_a, family_b) and within_one_edit(first_a, first_b):
         return True
     return family_a == first_b and first_a == family_b
 
