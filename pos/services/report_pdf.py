@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from pos.domain.money import parse_amount
 from pos.services.reports import deadlines
@@ -71,11 +72,11 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
             )
         )
     story.append(
-        Paragraph(f"{report['organisation']}: day report {report['date']}", styles["Title"])
+        Paragraph(f"{escape(report['organisation'])}: day report {report['date']}", styles["Title"])
     )
     story.append(
         Paragraph(
-            f"{report['location']}; sessions {', '.join(report['sessions']) or 'none'}",
+            f"{escape(report['location'])}; sessions {', '.join(report['sessions']) or 'none'}",
             styles["Normal"],
         )
     )
@@ -159,7 +160,7 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
     story.append(Paragraph("Instant bingo, pull-tab and seal card reconciliation", styles["Title"]))
     story.append(
         Paragraph(
-            f"{report['organisation']}, {report['location']}; game date "
+            f"{escape(report['organisation'])}, {escape(report['location'])}; game date "
             f"{report['date']}; sessions {', '.join(report['sessions'])}",
             styles["Normal"],
         )
@@ -244,8 +245,6 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
 def write_house_sheet_pdf(sheet: dict[str, Any], path: Path) -> Path:
     """The house-rules sheet to post (rule A): each posted rule with its version and the date it
     was posted, then the switches. Layout only: everything comes from `settings.house_sheet`."""
-    from xml.sax.saxutils import escape
-
     from reportlab.lib.pagesizes import letter
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
