@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pos.backoff import Backoff
 from pos.clock import Clock, SystemClock
 from pos.errors import BoothError
 from pos.ledger import Ledger
 from pos.ledger.keys import StationKey
 from pos.services.station import LEDGER_FILE, STATION_KEY_FILE, Station
-from sync.backoff import Backoff
 from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact

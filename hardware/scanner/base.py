@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
+from pos.backoff import Retrying as Backoff  # the scanner's name for pos.backoff's retry rule
+
 logger = logging.getLogger(__name__)
 
 H = TypeVar("H")
@@ -216,25 +218,6 @@ class ReconnectingScanner(ThreadedScanner, Generic[H]):
                 logger.error("%s", message, exc_info=problem)
             self._last_problem = message
             self._report(message)
-
-
-class Backoff:
-    """Retry delays that double from `initial` up to `maximum`; reset once connected."""
-
-    def __init__(self, initial: float, maximum: float) -> None:
-        if initial <= 0 or maximum < initial:
-            raise ValueError(f"bad backoff {initial}..{maximum}")
-        self.initial = initial
-        self.maximum = maximum
-        self._next = initial
-
-    def next(self) -> float:
-        delay = self._next
-        self._next = min(self._next * 2, self.maximum)
-        return delay
-
-    def reset(self) -> None:
-        self._next = self.initial
 
 
 class LineAssembler:

@@ -1,4 +1,4 @@
-"""The one retry rule of sync (sync/backoff.py): exponential backoff with full jitter, capped."""
+"""The one retry rule of sync (pos/backoff.py): exponential backoff with full jitter, capped."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sync.backoff import MAX_DOUBLINGS, Backoff
+from pos.backoff import MAX_DOUBLINGS, Backoff
 from sync.service import PEER_BACKOFF, upstream_backoff
 
 bases = st.floats(min_value=0.0, max_value=3600.0, allow_nan=False)

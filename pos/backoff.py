@@ -1,5 +1,5 @@
-"""Retrying with exponential backoff and full jitter: one rule for every retry sync makes (a peer
-that failed, the head office while it fails).
+"""Retrying with exponential backoff and full jitter: one rule for every retry Booth makes (a peer
+that failed, the head office while it fails, a scanner that is unplugged).
 
 After `failures` failures in a row, the next try waits a random time in [0, bound], where the
 bound doubles with each failure from `base` up to `cap`. The jitter spreads the stations of a hall
@@ -35,3 +35,23 @@ class Backoff:
         """How long to wait before the next try: uniform in [0, bound(failures)]."""
         bound = self.bound(failures)
         return min(bound, rng.uniform(0.0, bound)) if bound > 0 else 0.0
+
+
+class Retrying:
+    """One thing retried on its own (a scanner reconnecting): the bound after each failure in a
+    row, without jitter, as there is no crowd of retries to spread; reset once it works."""
+
+    def __init__(self, initial: float, maximum: float) -> None:
+        if initial <= 0 or maximum < initial:
+            raise ValueError(f"bad backoff {initial}..{maximum}")
+        self.initial = initial
+        self.maximum = maximum
+        self._rule = Backoff(base=initial / 2, cap=maximum)
+        self._failures = 0
+
+    def next(self) -> float:
+        self._failures += 1
+        return self._rule.bound(self._failures)
+
+    def reset(self) -> None:
+        self._failures = 0
