@@ -91,6 +91,15 @@ def _connect(directory: Path) -> socket.socket:
     return sock
 
 
+def owner_answers(directory: Path) -> bool:
+    """Whether the station's owner (its screen or `booth serve`) runs and answers here."""
+    try:
+        _connect(directory).close()
+    except (RunHere, ControlRefused):
+        return False
+    return True
+
+
 def _exchange(directory: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     """The owner's answer, or None when the connection was lost before it came."""
     sock = _connect(directory)

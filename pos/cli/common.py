@@ -57,23 +57,6 @@ def command_access(command: click.Command | None) -> Access:
     return access if isinstance(access, Access) else Access.WRITE
 
 
-def owner_answers(hall: Path) -> bool:
-    """Whether the station's owner (its screen or `booth serve`) is running and answering."""
-    import socket
-
-    from pos.cli.control_socket import Address, socket_path
-
-    path = socket_path(hall)
-    if not path.exists():
-        return False
-    with Address(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        try:
-            sock.connect(address.address)
-        except OSError:
-            return False
-    return True
-
-
 class AlreadyAnswered(Exception):
     """The command's request id was done before: its first answer stands."""
 

@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from pos.cli.adapters import load_adapter
-from pos.cli.common import emit, json_option, local_only, operator_option, owner_answers, state
+from pos.cli.client import owner_answers
+from pos.cli.common import emit, json_option, local_only, operator_option, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices
 from pos.services.ports import Scanner

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from pos.cli.control_socket import Address, socket_path
+from pos.cli.client import owner_answers
 
 BOOTH = str(Path(sys.executable).parent / "booth")
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,16 +61,7 @@ def make_demo_hall(directory: Path) -> Path:
     return directory
 
 
-def answering(hall: Path) -> bool:
-    path = socket_path(hall)
-    if not path.exists():
-        return False
-    with Address(path) as address, socket.socket(socket.AF_UNIX) as sock:
-        try:
-            sock.connect(address.address)
-        except OSError:
-            return False
-    return True
+answering = owner_answers
 
 
 def sync_url(log: Path) -> str | None:
