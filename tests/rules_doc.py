@@ -120,8 +120,14 @@ SEED = (
         ("E2",),
     ),
     Paragraph(
-        "F 1-2", "raffles: every stub in the receptacle; prizes at fair value", (), NO_BINGO_GAMES
+        "F 1",
+        "raffles: the stub of each ticket sold in the receptacle, each with an equal chance",
+        ("F1", "RAFFLE"),
+        "numbered two-part tickets printed by Booth (`booth raffle sell`); the stubs counted at "
+        "the drawing equal the tickets sold (`booth raffle stubs`), each number drawn was sold "
+        "and not voided (`booth raffle draw`); the receptacle's design is the hall's to mind",
     ),
+    Paragraph("F 2", "raffle prizes valued at fair market value", ("F2",)),
     Paragraph("G 1-5", "decision bingo", (), NO_BINGO_GAMES),
     Paragraph("H 1-5", "treasure chest", (), NO_BINGO_GAMES),
     Paragraph("I 1-7", "progressive bingo", (), NO_BINGO_GAMES),

@@ -45,7 +45,16 @@ class QrCode:
     native: bool
 
 
-Row = TextRow | QrCode
+#: Under a stub, where a printer without a cutter leaves the paper to be torn.
+TEAR_LINE = "- - - - - - tear here - - - - - -"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The paper is cut here: between a two-part ticket's stub and the buyer's part."""
+
+
+Row = TextRow | QrCode | Cut
 
 
 def rows(receipt: Receipt, profile: PrinterProfile) -> list[Row]:
@@ -53,7 +62,7 @@ def rows(receipt: Receipt, profile: PrinterProfile) -> list[Row]:
     width = profile.columns
     lines = receipt.text_lines(width)
     banner = receipt.banner()
-    out: list[Row] = []
+    out: list[Row] = stub_rows(receipt, width)
     for mark in banner:
         for part in _wrap(mark.strip(), width):
             out.append(TextRow(part, "center", bold=True, double_height=True))
@@ -76,6 +85,28 @@ def rows(receipt: Receipt, profile: PrinterProfile) -> list[Row]:
             out.append(TextRow(line.rstrip(), bold=index == 0))  # index 0: the organisation
     if receipt.qr:
         out.append(QrCode(receipt.qr, qr_module_px(profile, receipt.qr), profile.native_qr))
+    return out
+
+
+def stub_rows(receipt: Receipt, width: int) -> list[Row]:
+    """A two-part ticket's stub, then the cut: the banner, the stub's lines (its number, the
+    line starting "No.", double size), as the buyer's part prints them."""
+    if not receipt.stub:
+        return []
+    out: list[Row] = []
+    for mark in receipt.banner():
+        for part in _wrap(mark.strip(), width):
+            out.append(TextRow(part, "center", bold=True, double_height=True))
+    for line in receipt.stub:
+        if line.startswith("No. "):
+            double_width = len(line) <= width // 2
+            out.append(
+                TextRow(line, "center", bold=True, double_width=double_width, double_height=True)
+            )
+        else:
+            out.extend(TextRow(part, "center") for part in _wrap(line, width))
+    out.append(TextRow(TEAR_LINE.center(width)[:width].rstrip()))
+    out.append(Cut())
     return out
 
 

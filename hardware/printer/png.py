@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from hardware.printer.layout import QrCode, Row, TextRow, qr_image, rows
+from hardware.printer.layout import Cut, QrCode, Row, TextRow, qr_image, rows
 from hardware.printer.profiles import PrinterProfile, get_profile
 from pos.domain.receipt import Receipt
 
@@ -62,6 +62,10 @@ def draw_rows(rows_: list[Row], profile: PrinterProfile, *, cut: bool = True) ->
         if isinstance(row, TextRow):
             style = Style(row.bold, row.double_width, row.double_height)
             canvas.text_line([(ch, style) for ch in row.text], row.align)
+        elif isinstance(row, Cut):
+            canvas.feed(FEED_LINES_AT_CUT)
+            if profile.has_cutter:
+                canvas.cut()
         else:
             draw_qr(canvas, row)
     if cut:

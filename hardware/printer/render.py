@@ -18,7 +18,7 @@ from typing import Any
 from escpos.constants import QR_ECLEVEL_M, QR_MODEL_2
 from escpos.printer import Dummy
 
-from hardware.printer.layout import QrCode, Row, TextRow, rows
+from hardware.printer.layout import Cut, QrCode, Row, TextRow, rows
 from hardware.printer.profiles import PrinterProfile, get_profile
 from pos.domain.receipt import Receipt
 
@@ -47,6 +47,9 @@ def render_rows(
         if isinstance(row, TextRow):
             style.apply(row)
             printer.textln(row.text)
+        elif isinstance(row, Cut):
+            style.reset()
+            printer.cut()  # a two-part ticket: the stub comes off, the buyer's part follows
         else:
             _qr(printer, style, row)
     style.reset()

@@ -21,6 +21,7 @@ from pos.cli.devices import device, rent
 from pos.cli.exceptions import exception
 from pos.cli.hall import init, join, station
 from pos.cli.ledger import rebuild, verify
+from pos.cli.raffle import raffle
 from pos.cli.receipts import printer, receipt, voucher
 from pos.cli.reports import drawer, export, report
 from pos.cli.request_ids import BadRequestId, new_request_id, split_request_id
@@ -63,6 +64,7 @@ COMMANDS = [
     redeem, punch, void, check, seal, scan, scan_code, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
+    raffle,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

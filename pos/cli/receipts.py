@@ -30,8 +30,21 @@ def receipt_verify(ctx: click.Context, text: str) -> None:
         result,
         f"GENUINE: {result['kind']} #{result['number']} of {result['station']}, "
         f"${result['amount']}, {result['time']}"
-        + ("" if result["on_file"] else " (not yet on file at this station)"),
+        + ("" if result["on_file"] else " (not yet on file at this station)")
+        + _raffle_text(result.get("raffle")),
     )
+
+
+def _raffle_text(raffle: dict[str, object] | None) -> str:
+    """A raffle ticket's line under GENUINE: its raffle, number and state now."""
+    if not raffle:
+        return ""
+    text = f"\nraffle {raffle['raffle']} ({raffle['name']}) ticket {raffle['number']}: "
+    text += str(raffle["status"]).upper()
+    prize = raffle.get("prize")
+    if isinstance(prize, dict):
+        text += f" - won {prize['description']} (${prize['value']})"
+    return text
 
 
 @receipt.command("show")
@@ -58,7 +71,8 @@ def receipt_show(
             profile = devices.device_settings(st).get("printer_profile")
             renderer = load_receipt_printer("dummy:show", st.directory, profile)
             png_file.write_bytes(renderer.png(shown))
-    emit(ctx, receipts.receipt_json(shown), lambda: "\n".join(shown.text_lines(48)))
+    stub = [*shown.stub, "- - - - - - tear here - - - - - -"] if shown.stub else []
+    emit(ctx, receipts.receipt_json(shown), lambda: "\n".join([*stub, *shown.text_lines(48)]))
 
 
 @receipt.command("reprint")

@@ -28,6 +28,11 @@ def _day_text(r: dict[str, Any]) -> str:
             f"  {d['serial']:<10} {d['game']:<9} sold {d['tickets_sold']:>5} gross "
             f"${d['gross']:>9} prizes ${d['prizes_paid']:>9} net ${d['net']:>9}"
         )
+    for f in r.get("raffles", []):
+        lines.append(
+            f"  raffle {f['raffle']:<10} sold {f['tickets_sold'] - f['tickets_voided']:>5} gross "
+            f"${f['gross']:>9} prizes ${f['prizes']:>9} net ${f['net']:>9}"
+        )
     for c in r["cash"]:
         lines.append(
             f"  drawer {c['station']:<10} expected ${c['expected']:>9} counted "

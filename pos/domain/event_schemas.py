@@ -211,6 +211,15 @@ SHIFT = obj(
 )
 NEW_PERSON = obj({"badge": req(NAME), "name": req(NAME), "date_of_birth": opt(nullable(iso_date))})
 
+RAFFLE_PRIZE = obj(
+    {
+        "place": req(integer(1)),
+        "description": req(NAME),
+        "value": req(cents(1)),
+        "basis": req(REASON),
+    }
+)
+
 SCHEMAS: dict[str, Schema] = {
     # --- the hall, its stations and staff
     "HallCreated": Schema(
@@ -510,6 +519,61 @@ SCHEMAS: dict[str, Schema] = {
             "witness": req(NAME),
             "no_numbers_keyed": opt(flag),
             "game": opt(nullable(integer(1))),
+            "by": BY,
+        }
+    ),
+    # --- raffles (11VAC15-40-60 F)
+    "RaffleCreated": Schema(
+        {
+            "raffle": req(NAME),
+            "name": req(NAME),
+            "drawing_date": req(iso_date),
+            "price": req(cents(1)),
+            "prizes": req(list_of(RAFFLE_PRIZE, max_items=50)),
+            "by": BY,
+        }
+    ),
+    "RaffleTicketSold": Schema(
+        {
+            "raffle": req(NAME),
+            "ticket": req(integer(1)),
+            "price": req(cents(1)),
+            "amount": req(cents(1)),
+            "receipt": req(RECEIPT),
+            "session": opt(OPTIONAL_NAME),
+            "seller": opt(OPTIONAL_NAME),
+            "buyer": opt(OPTIONAL_NAME),
+        }
+    ),
+    "RaffleTicketVoided": Schema(
+        {"raffle": req(NAME), "ticket": req(integer(1)), "reason": req(REASON), "by": BY}
+    ),
+    "RaffleStubsCounted": Schema(
+        {
+            "raffle": req(NAME),
+            "stubs": req(integer(0)),
+            "sold": req(integer(0)),
+            "voided": req(integer(0)),
+            "witnesses": req(list_of(NAME, max_items=20)),
+            "by": BY,
+        }
+    ),
+    "RaffleNumberDrawn": Schema(
+        {
+            "raffle": req(NAME),
+            "place": req(integer(1)),
+            "ticket": req(integer(1)),
+            "value": req(cents(1)),
+            "by": BY,
+        }
+    ),
+    "RafflePrizeClaimed": Schema(
+        {
+            "raffle": req(NAME),
+            "place": req(integer(1)),
+            "ticket": req(integer(1)),
+            "value": req(cents(1)),
+            "w2g": opt(nullable(obj({}))),
             "by": BY,
         }
     ),

@@ -21,6 +21,7 @@ KINDS = (
     "voucher-redeemed",
     "seal-sheet",
     "device-faces",
+    "raffle-ticket",
     "test",
 )
 
@@ -55,6 +56,9 @@ class Receipt:
     training: bool = False
     reprint: bool = False
     extra: dict[str, str] = field(default_factory=dict)
+    # A two-part ticket's stub (a raffle's, F1): printed first and cut off, the same number
+    # as the part the buyer keeps (the lines above, with the QR code).
+    stub: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

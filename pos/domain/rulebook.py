@@ -167,6 +167,30 @@ _RULE_LIST = (
         overridable=False,
     ),
     Rule(
+        "F1",
+        "11VAC15-40-60 F 1",
+        "Before a raffle's drawing, the stub of every ticket sold is in the receptacle: the stubs "
+        "counted in must equal the tickets sold (voided tickets taken out), and every number "
+        "drawn must be a ticket sold and not voided. Once the stubs are in, no ticket is sold "
+        "or voided.",
+        overridable=False,
+    ),
+    Rule(
+        "F2",
+        "11VAC15-40-60 F 2",
+        "Every raffle prize is valued at fair market value: each prize has its value and the "
+        "basis for it (a receipt, an appraisal, a retail price).",
+        overridable=False,
+    ),
+    Rule(
+        "RAFFLE",
+        "Booth: raffles (11VAC15-40-60 F; § 18.2-340.22 C for a drawing anyone can check)",
+        "A raffle's tickets are sold and drawn at the station that holds the raffle, tickets "
+        "only before its drawing, the drawing on or after its date, each prize drawn and "
+        "claimed once.",
+        overridable=False,
+    ),
+    Rule(
         "A",
         "11VAC15-40-60 A",
         "The hall's posted house rules govern the session; what they do not allow (for example "

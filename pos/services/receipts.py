@@ -19,6 +19,7 @@ from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
 from pos.services.ports import PrinterFault, ReceiptPrinter
+from pos.services.raffle_tickets import ticket_content, ticket_status
 from pos.services.station import STATION_KEY_FILE, Station
 
 KIND_OF_EVENT = {
@@ -30,6 +31,7 @@ KIND_OF_EVENT = {
     "DeviceRented": "rental",
     "VoucherIssued": "voucher",
     "VoucherRedeemed": "voucher-redeemed",
+    "RaffleTicketSold": "raffle-ticket",
 }
 
 
@@ -113,6 +115,8 @@ def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
             "total": body["amount"],
             "total_label": "PAID",
         }
+    if kind == "raffle-ticket":
+        return ticket_content(st, body)
     if kind == "rental":
         fields = [(label, str(body[key])) for label, key in RENTAL_FIELDS if key in body]
         return {
@@ -122,6 +126,8 @@ def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
         }
     return {}
 
+
+CASH_SALES = frozenset({"TicketsSold", "RaffleTicketSold"})
 
 RENTAL_FIELDS = (
     ("Cards loaded", "faces"),
@@ -170,6 +176,7 @@ def receipt(st: Station, station: str, number: int, *, reprint: bool = False) ->
         qr=qr,
         training=st.hall.training,
         reprint=reprint,
+        stub=tuple(content.get("stub", ())),
     )
 
 
@@ -217,6 +224,8 @@ def verify_payload(st: Station, text: str) -> dict[str, Any]:
             f"file for ${format_amount(abs(int(on_file[1] or 0)))}, not "
             f"${result['amount']}"
         )
+    if payload.kind == "raffle-ticket":
+        result["raffle"] = ticket_status(st, payload.station, payload.number)
     return result
 
 
@@ -255,7 +264,7 @@ def claim_next_job(st: Station, after: int = 0) -> PrintJob | None:
         receipt=receipt(st, st.id, number, reprint=reprint),
         name=f"{st.id}-{number:06d}",
         # A cash sale at the booth opens the drawer, in the same job as its receipt.
-        kick_drawer=row["type"] == "TicketsSold" and st.config.role == "booth",
+        kick_drawer=row["type"] in CASH_SALES and st.config.role == "booth",
         last_error=row["last_error"],
     )
 
@@ -341,6 +350,7 @@ def receipt_json(r: Receipt) -> dict[str, Any]:
         "reprint": r.reprint,
         "qr": r.qr,
         "text": r.text_lines(48),
+        "stub": list(r.stub),
     }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from pos.domain.money import parse_amount
+from pos.services.raffle_report import form_rows as raffle_form_rows
 from pos.services.reports import deadlines
 
 
@@ -200,6 +201,7 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
             report["rentals"]["gross"],
         ]
     )
+    rows += raffle_form_rows(report)
     story.append(Spacer(1, 8))
     story.append(
         Table(

@@ -26,6 +26,8 @@ from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
+from pos.services.raffle_report import add_to_day_report as add_raffles
+from pos.services.raffle_report import station_takings as raffle_takings
 from pos.services.station import Station
 
 PRODUCT_LINES = (("pull-tab", "pull-tabs"), ("seal-card", "seal cards"), ("event", "event games"))
@@ -119,7 +121,7 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
     gross = sum(sales.get(s, (0, 0))[1] for s in serials)
     prizes_paid = sum(paid.values())
     stations = _stations(st, sc)
-    return {
+    report = {
         "training": st.hall.training,
         "organisation": st.hall.organisation,
         "location": st.hall.location,
@@ -168,6 +170,8 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         "cash": _cash(st, sc),
         "hourly": hourly_sales(st, sc),
     }
+    add_raffles(st, report, sc.low, sc.high)
+    return report
 
 
 def _stations(st: Station, sc: Scope) -> list[dict[str, Any]]:
@@ -260,6 +264,7 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
         _, vouchers_in = receipts_read.vouchers_issued(conn, sc.low, sc.high, station=name)
         _, vouchers_out = receipts_read.vouchers_redeemed(conn, sc.low, sc.high, by=name)
         expected = sold + rented + vouchers_in - paid - vouchers_out
+        expected += raffle_takings(st, name, sc.low, sc.high)
         counted = cash_read.counted(conn, name, ss)
         if not (expected or counted):
             continue
