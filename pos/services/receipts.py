@@ -30,6 +30,10 @@ KIND_OF_EVENT = {
     "DeviceRented": "rental",
     "VoucherIssued": "voucher",
     "VoucherRedeemed": "voucher-redeemed",
+    "PaperSold": "sale",
+    "DecisionEntered": "sale",
+    "ChestSold": "sale",
+    "BingoPrizePaid": "redemption",
 }
 
 
@@ -51,6 +55,8 @@ def _deal_name(st: Station, serial: str) -> str:
 
 def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """Lines, total, headline and labelled fields of a receipt, from its event's body."""
+    if "lines" in body:  # the bingo session's receipts carry their own lines (issue #18)
+        return _own_lines(kind, body)
     if kind == "sale":
         lines = [
             Line(
@@ -121,6 +127,18 @@ def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
             "fields": fields,
         }
     return {}
+
+
+def _own_lines(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    lines = [Line(str(x["text"]), qty=x.get("qty"), amount=x.get("amount")) for x in body["lines"]]
+    fields = [("Buyer", body["buyer"])] if body.get("buyer") else []
+    fields += [
+        ("Audit numbers", f"{s['series']} {s['first']}-{s['last']}") for s in body.get("sheets", [])
+    ]
+    out: dict[str, Any] = {"lines": lines, "total": body["amount"], "fields": fields}
+    if kind == "redemption":
+        out["total_label"] = "PAID"
+    return out
 
 
 RENTAL_FIELDS = (

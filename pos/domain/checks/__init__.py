@@ -12,6 +12,7 @@ no clock (the hall's date or time is a parameter), only the standard library and
 - seals     ROLE, OWNER, C5, K4, B, C2, C6: signing a seal card's sheet, its opening and claims
 - devices   E1c, E1d, E1g, E2, ID: electronic bingo device rentals
 - staff     ROLE: the hall's first person is its manager
+- bingo     LIMIT, G4, G5, H1, H3, H5, I2, I7, J4, PAPER, B: the bingo program, paper, prizes
 """
 
 from __future__ import annotations
