@@ -7,12 +7,26 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, reads, state
-from pos.errors import BadInput
+from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
+from pos.domain.receipt import Receipt
+from pos.errors import BadInput, HardwareFailure
 from pos.services import bingo_games as games
 from pos.services import bingo_paper as paper_service
+from pos.services import bingo_print
 from pos.services import bingo_program as program_service
+from pos.services.ports import PrinterFault
+from pos.services.station import Station
 from pos.services.winners import Winner
+
+
+def _to_printer(st: Station, receipt: Receipt, name: str) -> None:
+    printer = configured_printer(st)
+    if printer is None:
+        raise BadInput("printer", "no printer set: booth printer set SPEC")
+    try:
+        printer.print_receipt(receipt, name=name)
+    except PrinterFault as fault:
+        raise HardwareFailure(f"printer: {fault}") from None
 
 
 def _plain(value: Any) -> Any:
@@ -130,6 +144,52 @@ def program_show(ctx: click.Context, name: str | None, version: int | None, ever
             return
         view = program_service.show_program(st, name, version)
     emit(ctx, view.to_dict(), lambda: _program_text(view))
+
+
+@program.command("print")
+@click.argument("name", required=False)
+@click.option("--version", "version", type=int, help="One version (default: the latest).")
+@click.option(
+    "--pdf",
+    "pdf_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The program for the wall, as PDF.",
+)
+@click.option("--print", "to_printer", is_flag=True, help="Its short form on the receipt printer.")
+@json_option
+@click.pass_context
+@reads
+def program_print(
+    ctx: click.Context,
+    name: str | None,
+    version: int | None,
+    pdf_file: Path | None,
+    to_printer: bool,
+) -> None:
+    """Print the program: a PDF for the wall and/or the short form on the receipt printer."""
+    if pdf_file is None and not to_printer:
+        raise BadInput("pdf", "say where: --pdf FILE and/or --print")
+    with state(ctx).open_station() as st:
+        view = program_service.show_program(st, name, version)
+        if pdf_file is not None:
+            bingo_print.program_pdf(st, view, pdf_file)
+        if to_printer:
+            _to_printer(
+                st, bingo_print.program_receipt(st, view), f"{st.id}-program-{view.version}"
+            )
+    emit(
+        ctx,
+        {
+            "name": view.name,
+            "version": view.version,
+            "pdf": str(pdf_file) if pdf_file else None,
+            "printed": to_printer,
+        },
+        f"Program {view.name} version {view.version}"
+        + (f" written to {pdf_file}" if pdf_file else "")
+        + (" and printed" if to_printer else "")
+        + ".",
+    )
 
 
 # --- booth paper --------------------------------------------------------------------------------
@@ -496,13 +556,22 @@ def decision_fees(ctx: click.Context, game_number: str, cards: str, operator: st
 
 @decision.command("announce")
 @click.option("--game", "game_number", required=True)
+@click.option("--print", "to_printer", is_flag=True, help="Also print the announcement.")
 @operator_option
 @json_option
 @click.pass_context
-def decision_announce(ctx: click.Context, game_number: str, operator: str | None) -> None:
+def decision_announce(
+    ctx: click.Context, game_number: str, to_printer: bool, operator: str | None
+) -> None:
     """Announce the prize before it is paid: the fees, capped at the limit (G4, G5)."""
     with state(ctx).open_station() as st:
         view = games.decision_announce(st, game=game_number, operator=operator)
+        if to_printer:
+            _to_printer(
+                st,
+                bingo_print.announcement_receipt(st, view),
+                f"{st.id}-decision-{view.session}-{view.game}",
+            )
     emit(ctx, _plain(view), view.announcement)
 
 
@@ -549,13 +618,21 @@ def progressive_result(
 
 @progressive.command("posting")
 @click.argument("name", required=False)
+@click.option(
+    "--pdf",
+    "pdf_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the posting as PDF.",
+)
 @json_option
 @click.pass_context
 @reads
-def progressive_posting(ctx: click.Context, name: str | None) -> None:
+def progressive_posting(ctx: click.Context, name: str | None, pdf_file: Path | None) -> None:
     """What rule I3 posts: each progressive game's prize and number of calls now."""
     with state(ctx).open_station() as st:
         views = games.progressive_posting(st, name)
+        if pdf_file is not None:
+            bingo_print.posting_pdf(st, views, pdf_file)
     emit(ctx, _plain(views), lambda: "\n".join(_progressive_text(v) for v in views))
 
 

@@ -21,6 +21,7 @@ KINDS = (
     "voucher-redeemed",
     "seal-sheet",
     "device-faces",
+    "program",
     "test",
 )
 

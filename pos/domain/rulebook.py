@@ -242,8 +242,7 @@ _RULE_LIST = (
     ),
     Rule(
         "LIMIT",
-        "Code of Virginia § 18.2-340.33 (9) b, d (as amended 2021, c. 491); 11VAC15-40-60 G 4, "
-        "J 5",
+        "Code of Virginia § 18.2-340.33 (9) b, d (as amended 2021, c. 491); 11VAC15-40-60 G 4, J 5",
         "No regular or special bingo game prize may be larger than the regular game limit, except "
         "on the few games a session may play at the higher limit; no bingo jackpot may be larger "
         "than the jackpot limit, nor the jackpots of one day together.",
