@@ -427,3 +427,25 @@ def test_paper_is_sold_once_by_audit_number(bingo_hall: Hall) -> None:
 
         stock = {(s.series, s.state): s.sheets for s in bingo_paper.paper_stock(st)}
     assert stock[("PROG", "sold")] == 100 and ("PROG", "stock") not in stock
+
+
+def test_a_progressive_won_within_its_calls_pays_its_prize_and_starts_again(
+    bingo_hall: Hall,
+) -> None:
+    ok(bingo_hall("session", "open"))
+    ok(bingo_hall("paper", "sell", "--series", "PROG", "--qty", "40", *S))
+    ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--not-won"))
+    ok(bingo_hall("session", "close"))
+    day2 = {"BOOTH_NOW": NEXT_DAY}
+    ok(bingo_hall("session", "open", **day2))
+    posted = ok(bingo_hall("bingo", "progressive", "posting", "--json", **day2))[0]
+    assert (posted["calls"], posted["prize"]) == (51, "520.00")  # + half of $40.00 of paper
+    won = ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--won", "--json", **day2))
+    assert (won["calls"], won["prize"], won["continues_as_regular"]) == (51, "520.00", False)
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.01", *S, **day2), "I7")
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.00", *S, **day2))
+    report = ok(bingo_hall("report", "day", "--date", "2026-11-29", "--json", **day2))
+    line = next(p for p in report["products"] if p["line"] == "progressive bingo")
+    assert line["prizes_paid"] == "520.00"
+    again = ok(bingo_hall("bingo", "progressive", "posting", "--json", **day2))[0]
+    assert (again["calls"], again["prize"]) == (50, "500.00")  # the program's start again

@@ -178,6 +178,8 @@ def pay_prize(
                 plays = bingo_read.progressive_plays(conn, [session.id], found.name)
                 if plays and not plays[-1].won:
                     regular = True  # I6: not won within the calls: a regular prize
+                elif plays:
+                    pool = plays[-1].pool  # won: the prize posted when it was played
             refuse(
                 bingo_checks.prize_limit(
                     found,
