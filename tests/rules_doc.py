@@ -44,7 +44,7 @@ SEED = (
         "house rules adopted, conspicuously posted or printed on the game program",
         ("A", "C3"),
         "posted text, versioned with the date posted: `booth house post`, `booth house sheet`; "
-        "printed on the game program: not yet (issue #18)",
+        "printed on the game program with its version: `booth program print`",
     ),
     Paragraph(
         "B",
@@ -128,10 +128,36 @@ SEED = (
         "and not voided (`booth raffle draw`); the receptacle's design is the hall's to mind",
     ),
     Paragraph("F 2", "raffle prizes valued at fair market value", ("F2",)),
-    Paragraph("G 1-5", "decision bingo", (), NO_BINGO_GAMES),
-    Paragraph("H 1-5", "treasure chest", (), NO_BINGO_GAMES),
-    Paragraph("I 1-7", "progressive bingo", (), NO_BINGO_GAMES),
-    Paragraph("J 1-5", "WINGO", (), NO_BINGO_GAMES),
+    Paragraph(
+        "G 1-5",
+        "decision bingo: a price per face, a fee per three numbers, prize = fees up to the "
+        "regular limit, excess kept, amounts on the program, prize announced before payment",
+        ("G4", "G5"),
+        "G 1 (played on conventional cards): the caller's; entries and fee rounds recorded at the "
+        "booth (`booth bingo decision`), the retained excess on the day report and the form",
+    ),
+    Paragraph(
+        "H 1-5",
+        "treasure chest: listed as a raffle, house rules, participant chosen through another "
+        "game of the session, funds as raffle sales, every key tried",
+        ("H1", "H3", "H5"),
+        "H 4: its own line on the day report and the form, as treasure chest/raffle sales",
+    ),
+    Paragraph(
+        "I 1-7",
+        "progressive bingo: paper apart from packs, announced and posted, priced on the "
+        "program, one more number each session not won, then a regular game, prize per "
+        "§ 18.2-340.33 (10)",
+        ("I2", "I7", "LIMIT"),
+        "I 1 (paper standards): the manufacturer's; the pool and calls carry across sessions as "
+        "events and the posting prints from them (`booth bingo progressive posting`)",
+    ),
+    Paragraph(
+        "J 1-5",
+        "WINGO: for hearing-impaired players, a visual device, house rules, reported as bingo",
+        ("J4",),
+        "J 1-3 are the caller's; J 5: its prizes are on the bingo paper line (LIMIT applies)",
+    ),
     Paragraph("K 1", "event games: no tampered card in play", ("C1",)),
     Paragraph("K 2", "event game tickets sold only at the flare's price", ("K2",)),
     Paragraph("K 3", "event game prizes within § 18.2-340.33 (9)", ("K3",)),

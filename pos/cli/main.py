@@ -12,6 +12,7 @@ import click
 
 from pos import __version__
 from pos.cli.backup import backup, restore
+from pos.cli.bingo import bingo, paper, program
 from pos.cli.capture import capturing
 from pos.cli.common import AlreadyAnswered, CliState
 from pos.cli.common_paths import default_hall_dir
@@ -65,6 +66,7 @@ COMMANDS = [
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
     raffle,
+    program, paper, bingo,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from pos.domain.bingo_program import InvalidProgram, parse_program
 from pos.domain.flare import InvalidFlare, parse_flare
 from pos.domain.rulebook import Settings
 
@@ -193,6 +194,30 @@ def _sale_amount(body: dict[str, object]) -> str | None:
     if amount != qty * price:
         return f"amount: is {amount}, not qty x price = {qty * price}"
     return None
+
+
+def _program(value: object) -> str | None:
+    try:
+        parse_program(value)
+    except InvalidProgram as exc:
+        return f"is not a game program: {exc}"
+    return None
+
+
+def _audit_range(body: dict[str, object]) -> str | None:
+    first, last = body["first"], body["last"]
+    assert isinstance(first, int) and isinstance(last, int)
+    if last < first or last - first >= MAX_SHEETS:
+        return f"last: {last} is not within {first}..{first + MAX_SHEETS - 1}"
+    return None
+
+
+MAX_SHEETS = 100_000  # audit numbers in one range
+PACK_ITEM = obj({"series": req(NAME), "count": req(integer(1, 1000))})
+SHEET_RANGE = obj({"series": req(NAME), "first": req(integer(1)), "last": req(integer(1))})
+BINGO_WINNER = obj(
+    {"share": req(cents(1)), "player": opt(OPTIONAL_NAME), "w2g": opt(nullable(obj({})))}
+)
 
 
 SHIFT = obj(
@@ -574,6 +599,171 @@ SCHEMAS: dict[str, Schema] = {
             "ticket": req(integer(1)),
             "value": req(cents(1)),
             "w2g": opt(nullable(obj({}))),
+            "by": BY,
+        }
+    ),
+    # --- the bingo session (issue #18)
+    "ProgramDefined": Schema(
+        {"name": req(NAME), "version": req(integer(1)), "program": req(_program), "by": BY}
+    ),
+    "PaperReceived": Schema(
+        {
+            "series": req(NAME),
+            "manufacturer": req(NAME),
+            "faces": req(NAME),
+            "progressive": req(flag),
+            "first": req(integer(1)),
+            "last": req(integer(1)),
+            "invoice": req(NAME),
+            "supplier": opt(nullable(text(LONG))),
+            "cost": opt(nullable(cents())),
+            "holder": opt(OPTIONAL_NAME),
+            "by": BY,
+        },
+        rule=_audit_range,
+    ),
+    "PaperIssued": Schema(
+        {
+            "series": req(NAME),
+            "first": req(integer(1)),
+            "last": req(integer(1)),
+            "to": req(NAME),
+            "by": BY,
+        },
+        rule=_audit_range,
+    ),
+    "PaperVoided": Schema(
+        {
+            "series": req(NAME),
+            "first": req(integer(1)),
+            "last": req(integer(1)),
+            "session": req(NAME),
+            "reason": req(REASON),
+            "by": BY,
+        },
+        rule=_audit_range,
+    ),
+    "BingoPackDefined": Schema(
+        {
+            "name": req(NAME),
+            "price": req(cents(1)),
+            "games": opt(text(SHORT, empty=True)),
+            "items": req(list_of(PACK_ITEM, max_items=100)),
+            "by": BY,
+        }
+    ),
+    "PaperSold": Schema(
+        {
+            "session": req(NAME),
+            "receipt": opt(nullable(RECEIPT)),
+            "pack": opt(OPTIONAL_NAME),
+            "series": opt(OPTIONAL_NAME),
+            "qty": req(integer(1)),
+            "price": req(cents()),
+            "amount": req(cents()),
+            "sheets": req(list_of(SHEET_RANGE)),
+            "buyer": opt(OPTIONAL_NAME),
+            "by": BY,
+        },
+        rule=_sale_amount,
+    ),
+    "PaperReturned": Schema(
+        {
+            "sale_origin": req(NAME),
+            "sale_seq": req(integer(1)),
+            "session": req(NAME),
+            "amount": req(cents()),
+            "by": BY,
+        }
+    ),
+    "DecisionEntered": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "faces": req(integer(1)),
+            "entry": req(cents()),
+            "amount": req(cents()),
+            "receipt": opt(nullable(RECEIPT)),
+            "by": BY,
+        }
+    ),
+    "DecisionFeesCollected": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "round": req(integer(1)),
+            "cards": req(integer(1)),
+            "fee": req(cents()),
+            "amount": req(cents()),
+            "by": BY,
+        }
+    ),
+    "DecisionPrizeAnnounced": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "paid_in": req(cents()),
+            "prize": req(cents()),
+            "retained": req(cents()),
+            "by": BY,
+        }
+    ),
+    "ProgressivePlayed": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "name": req(NAME),
+            "won": req(flag),
+            "calls": req(integer(1)),
+            "pool": req(cents()),
+            "next_calls": req(integer(1)),
+            "next_pool": req(cents()),
+            "by": BY,
+        }
+    ),
+    "BingoPrizePaid": Schema(
+        {
+            "session": req(NAME),
+            "game_date": req(iso_date),
+            "game": req(integer(1)),
+            "kind": req(NAME),
+            "name": req(NAME),
+            "amount": req(cents(1)),
+            "winners": req(list_of(BINGO_WINNER, max_items=1000)),
+            "as_regular": opt(flag),
+            "receipt": opt(nullable(RECEIPT)),
+            "by": BY,
+        }
+    ),
+    "ChestSold": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "qty": req(integer(1)),
+            "price": req(cents()),
+            "amount": req(cents()),
+            "receipt": opt(nullable(RECEIPT)),
+            "by": BY,
+        },
+        rule=_sale_amount,
+    ),
+    "ChestParticipantChosen": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "via_game": req(integer(1)),
+            "player": opt(OPTIONAL_NAME),
+            "by": BY,
+        }
+    ),
+    "ChestOpened": Schema(
+        {
+            "session": req(NAME),
+            "game": req(integer(1)),
+            "opened": req(flag),
+            "keys_tried": opt(integer(0)),
+            "every_key_tried": opt(flag),
+            "prize": opt(cents()),
             "by": BY,
         }
     ),

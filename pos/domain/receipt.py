@@ -22,6 +22,7 @@ KINDS = (
     "seal-sheet",
     "device-faces",
     "raffle-ticket",
+    "program",
     "test",
 )
 

@@ -265,6 +265,88 @@ _RULE_LIST = (
         overridable=False,
     ),
     Rule(
+        "LIMIT",
+        "Code of Virginia § 18.2-340.33 (9) b, d (as amended 2021, c. 491); 11VAC15-40-60 G 4, J 5",
+        "No regular or special bingo game prize may be larger than the regular game limit, except "
+        "on the few games a session may play at the higher limit; no bingo jackpot may be larger "
+        "than the jackpot limit, nor the jackpots of one day together.",
+        overridable=False,
+        settings=(
+            "regular_prize_limit",
+            "special_prize_limit",
+            "special_prize_games",
+            "jackpot_prize_limit",
+            "jackpot_daily_limit",
+        ),
+    ),
+    Rule(
+        "G4",
+        "11VAC15-40-60 G 4",
+        "A decision bingo prize is the total of the fees paid in, never more than the regular "
+        "bingo prize limit; whatever is above the limit is kept by the organisation.",
+        overridable=False,
+        settings=("regular_prize_limit",),
+    ),
+    Rule(
+        "G5",
+        "11VAC15-40-60 G 2, G 3, G 5",
+        "A decision bingo game's price per card face and fee per three numbers called are printed "
+        "on the game program; its prize is announced before it is paid.",
+        overridable=False,
+    ),
+    Rule(
+        "H1",
+        "11VAC15-40-60 H 1, H 2",
+        "A treasure chest game is listed on the program as a Treasure Chest Raffle, with posted "
+        "house rules that say how it is played.",
+        overridable=False,
+    ),
+    Rule(
+        "H3",
+        "11VAC15-40-60 H 3",
+        "The treasure chest participant is chosen only through another authorised game of the "
+        "same bingo session: the winner of that game, recorded.",
+        overridable=False,
+    ),
+    Rule(
+        "H5",
+        "11VAC15-40-60 H 5",
+        "When the player does not open the treasure chest, every key is tried until one opens "
+        "it, to show the players that one of the keys opens the lock.",
+        overridable=False,
+    ),
+    Rule(
+        "I2",
+        "11VAC15-40-60 I 2, I 4",
+        "Progressive bingo paper is never part of an admission pack: it is sold on its own, at "
+        "the price listed on the game program.",
+        overridable=False,
+    ),
+    Rule(
+        "I7",
+        "11VAC15-40-60 I 3, I 5, I 6, I 7; Code of Virginia § 18.2-340.33 (10)",
+        "A progressive game's prize and number of calls are announced and posted; not won within "
+        "the calls, the calls go up by one the next session it is played and the game goes on as "
+        "a regular game for a regular prize; its prize and its growth each session stay within "
+        "the progressive limits.",
+        overridable=False,
+        settings=("progressive_prize_limit", "progressive_increase_limit"),
+    ),
+    Rule(
+        "J4",
+        "11VAC15-40-60 J 4, J 5",
+        "A WINGO game has house rules that say how players show they have won, and is reported "
+        "as a traditional bingo game.",
+        overridable=False,
+    ),
+    Rule(
+        "PAPER",
+        "Booth: bingo paper by audit number (11VAC20-20-90 records; 11VAC15-40-60 I 1)",
+        "Bingo paper is sold by its audit numbers from stock this station holds, each sheet once, "
+        "at the program's price; a sheet sold or voided is not sold again.",
+        overridable=False,
+    ),
+    Rule(
         "W2G",
         "26 CFR 7.6041-1; IRC § 6041(a) as amended by the One Big Beautiful Bill Act (2025) "
         "§ 70433",
@@ -290,7 +372,18 @@ class InvalidSetting(ValueError):
         self.reason = message
 
 
-_MONEY_SETTINGS = frozenset({"prize_cap", "w2g_threshold"})
+_MONEY_SETTINGS = frozenset(
+    {
+        "prize_cap",
+        "w2g_threshold",
+        "regular_prize_limit",
+        "special_prize_limit",
+        "jackpot_prize_limit",
+        "jackpot_daily_limit",
+        "progressive_prize_limit",
+        "progressive_increase_limit",
+    }
+)
 # Sanity bounds per setting (inclusive): a hall may be stricter than Virginia, and the law may
 # change, but a typo must not turn the cap into $0.01 or the age into 1 year.
 _BOUNDS: dict[str, tuple[int, int]] = {
@@ -304,6 +397,13 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "fiscal_year_start_day": (1, 31),
     "w2g_threshold": (1, MAX_AMOUNT),
     "max_faces_per_game": (1, 1000),
+    "regular_prize_limit": (1, MAX_AMOUNT),
+    "special_prize_limit": (1, MAX_AMOUNT),
+    "special_prize_games": (0, 100),
+    "jackpot_prize_limit": (1, MAX_AMOUNT),
+    "jackpot_daily_limit": (1, MAX_AMOUNT),
+    "progressive_prize_limit": (1, MAX_AMOUNT),
+    "progressive_increase_limit": (1, MAX_AMOUNT),
 }
 
 
@@ -321,6 +421,22 @@ SETTING_SOURCES: dict[str, str] = {
     "fiscal_year_start_day": "the organisation's fiscal year (C 4 counts from its close)",
     "w2g_threshold": "IRS Form W-2G (26 U.S.C. § 6041(a)), not Virginia law",
     "max_faces_per_game": "11VAC15-40-60 E 1 c: a maximum of 54 card faces per device per game",
+    "regular_prize_limit": "Code of Virginia § 18.2-340.33 (9) b: no regular or special bingo "
+    "game prize above $100 (HB 1843, 2021 Acts Sp. Sess. I c. 491, kept it for all but 10 games "
+    "of a session)",
+    "special_prize_limit": "Code of Virginia § 18.2-340.33 (9) b as amended in 2021 (HB 1843): "
+    "up to 10 games per session may pay a regular or special game prize of up to $200",
+    "special_prize_games": "Code of Virginia § 18.2-340.33 (9) b as amended in 2021 (HB 1843): "
+    "up to 10 games per session at the higher limit",
+    "jackpot_prize_limit": "Code of Virginia § 18.2-340.33 (9) d: no bingo jackpot above $1,000 "
+    "(the 2021 bill's raise to $2,000 was not enacted)",
+    "jackpot_daily_limit": "Code of Virginia § 18.2-340.33 (9) d: bingo jackpots awarded in one "
+    "calendar day total at most $1,000",
+    "progressive_prize_limit": "Code of Virginia § 18.2-340.33 (10) (11VAC15-40-60 I 7): a "
+    "progressive bingo prize of at most $5,000",
+    "progressive_increase_limit": "Code of Virginia § 18.2-340.33 (10) as amended in 2021 (HB "
+    "1843): a progressive prize grows by at most $200 a session (and at most half of that "
+    "session's sales of its paper)",
 }
 
 
@@ -349,6 +465,21 @@ class Settings:
     w2g_threshold: int = 200_000
     # 11VAC15-40-60 E 1 c: at most 54 card faces per device per game.
     max_faces_per_game: int = 54
+    # § 18.2-340.33 (9) b: a regular or special bingo game prize is at most $100; since HB 1843
+    # (2021 Acts Sp. Sess. I c. 491, in force 1 July 2021) up to 10 games a session may pay up to
+    # $200.
+    regular_prize_limit: int = 10_000
+    special_prize_limit: int = 20_000
+    special_prize_games: int = 10
+    # § 18.2-340.33 (9) d: a bingo jackpot is at most $1,000, and so are one calendar day's
+    # jackpots together (the introduced HB 1843 raised both to $2,000; the enacted text did not).
+    jackpot_prize_limit: int = 100_000
+    jackpot_daily_limit: int = 100_000
+    # § 18.2-340.33 (10) (11VAC15-40-60 I 7): a progressive bingo prize is at most $5,000 and
+    # grows by at most $200 a session (raised from $100 by HB 1843, 2021), and by at most half of
+    # that session's sales of the game's paper.
+    progressive_prize_limit: int = 500_000
+    progressive_increase_limit: int = 20_000
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -29,7 +29,9 @@ events.jsonl   every event held by this station, one JSON object a line, in the 
 keys.json      the hall's public key and each station's certificate (signed by the hall key).
 tables/*.csv   the derived tables (deals, sales, redemptions, voids, rentals, ...);
                house_rules.csv holds every version of every posted house rule (rule A),
-               with the date it was posted.
+               with the date it was posted; bingo_programs.csv every version of every
+               bingo game program (issue #18), paper_sheets.csv each sheet of bingo paper
+               by audit number and paper_sales.csv who bought which.
 verify.json    this station's own verification at export time: {events} events, digest
                {digest}.
 

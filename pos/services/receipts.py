@@ -32,6 +32,10 @@ KIND_OF_EVENT = {
     "VoucherIssued": "voucher",
     "VoucherRedeemed": "voucher-redeemed",
     "RaffleTicketSold": "raffle-ticket",
+    "PaperSold": "sale",
+    "DecisionEntered": "sale",
+    "ChestSold": "sale",
+    "BingoPrizePaid": "redemption",
 }
 
 
@@ -53,6 +57,8 @@ def _deal_name(st: Station, serial: str) -> str:
 
 def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """Lines, total, headline and labelled fields of a receipt, from its event's body."""
+    if "lines" in body:  # the bingo session's receipts carry their own lines (issue #18)
+        return _own_lines(kind, body)
     if kind == "sale":
         lines = [
             Line(
@@ -128,6 +134,19 @@ def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 CASH_SALES = frozenset({"TicketsSold", "RaffleTicketSold"})
+
+
+def _own_lines(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    lines = [Line(str(x["text"]), qty=x.get("qty"), amount=x.get("amount")) for x in body["lines"]]
+    fields = [("Buyer", body["buyer"])] if body.get("buyer") else []
+    fields += [
+        ("Audit numbers", f"{s['series']} {s['first']}-{s['last']}") for s in body.get("sheets", [])
+    ]
+    out: dict[str, Any] = {"lines": lines, "total": body["amount"], "fields": fields}
+    if kind == "redemption":
+        out["total_label"] = "PAID"
+    return out
+
 
 RENTAL_FIELDS = (
     ("Cards loaded", "faces"),

@@ -9,6 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from pos.domain.money import parse_amount
+from pos.services.bingo_print import form_flowables
 from pos.services.raffle_report import form_rows as raffle_form_rows
 from pos.services.reports import deadlines
 
@@ -122,6 +123,7 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
         for d in report["deals"]
     ]
     story.append(Table(rows, style=grid, repeatRows=1))
+    story += form_flowables(report)  # issue #18: the bingo session's lines
     story.append(Spacer(1, 10))
     cash = [["Drawer", "Expected", "Counted", "Over/short"]] + [
         [c["station"], c["expected"], c["counted"] or "-", c["over_short"] or "-"]
@@ -215,6 +217,7 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
             ),
         )
     )
+    story += form_flowables(report)  # issue #18: the bingo session's lines
     story.append(Spacer(1, 12))
     story.append(
         Paragraph(

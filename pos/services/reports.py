@@ -24,6 +24,7 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
+from pos.services import bingo_report
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
 from pos.services.raffle_report import add_to_day_report as add_raffles
@@ -121,6 +122,7 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
     gross = sum(sales.get(s, (0, 0))[1] for s in serials)
     prizes_paid = sum(paid.values())
     stations = _stations(st, sc)
+    bingo = bingo_report.day_section(st, ss)  # issue #18: the bingo session's lines
     report = {
         "training": st.hall.training,
         "organisation": st.hall.organisation,
@@ -141,7 +143,9 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
             }
             for key, label in PRODUCT_LINES
             for v in [lines[key]]
-        ],
+        ]
+        + bingo_report.product_lines(bingo),
+        "bingo": bingo,
         "rentals": {"count": rentals[0], "gross": _money(rentals[1])},
         "vouchers": {
             "issued": {"count": vouchers_issued[0], "amount": _money(vouchers_issued[1])},
@@ -265,6 +269,7 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
         _, vouchers_out = receipts_read.vouchers_redeemed(conn, sc.low, sc.high, by=name)
         expected = sold + rented + vouchers_in - paid - vouchers_out
         expected += raffle_takings(st, name, sc.low, sc.high)
+        expected += bingo_report.station_cash(st, name, ss)
         counted = cash_read.counted(conn, name, ss)
         if not (expected or counted):
             continue
@@ -341,9 +346,10 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
     written = []
     for name, rows in tables.items():
         path = directory / f"{name}.csv"
-        columns = list(rows[0]) if rows else ["(none)"]
+        # every row's columns, in the order first met (the bingo lines add a few of their own)
+        columns = list(dict.fromkeys(k for row in rows for k in row)) if rows else ["(none)"]
         with path.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=columns)
+            writer = csv.DictWriter(handle, fieldnames=columns, restval="")
             writer.writeheader()
             writer.writerows({k: identity.csv_cell(v) for k, v in row.items()} for row in rows)
         written.append(path)

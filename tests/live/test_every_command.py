@@ -89,6 +89,46 @@ CASES = [
     Case("device exchange", BOOTH, ("device", "exchange", "D1", "--witness", "P-1001",
                                     "--no-numbers-keyed", *S)),
     Case("device faces", BOOTH, ("device", "faces", "D1", "--game", "1")),
+    Case("paper receive", BOOTH, ("paper", "receive", "--series", "R6", "--manufacturer", "Arrow",
+                                  "--faces", "6-on", "--first", "1001", "--last", "1100",
+                                  "--invoice", "INV-7", *M)),
+    Case("paper receive", BOOTH, ("paper", "receive", "--series", "PROG", "--manufacturer",
+                                  "Arrow", "--faces", "1-on", "--first", "1", "--last", "50",
+                                  "--invoice", "INV-7", "--progressive", *M)),
+    Case("paper pack", BOOTH, ("paper", "pack", "Door", "--price", "20.00", "--item", "R6:2",
+                               "--games", "6-on, 9 games + 2 specials", *M)),
+    Case("paper packs", BOOTH, ("paper", "packs")),
+    Case("program create", BOOTH, ("program", "create", "--file", "program.json", *M, "--json")),
+    Case("program edit", BOOTH, ("program", "edit", "Live Night", "--game", "1", "--set",
+                                 "prize=90.00", *M)),
+    Case("program show", BOOTH, ("program", "show", "--json")),
+    Case("program print", BOOTH, ("program", "print", "--pdf", "program.pdf")),
+    Case("paper sell", BOOTH, ("paper", "sell", "--pack", "Door", "--qty", "2", *S, "--json")),
+    Case("paper sell", BOOTH, ("paper", "sell", "--series", "PROG", "--qty", "3", *S)),
+    Case("paper return", BOOTH, ("paper", "return", "999999", *M)),
+    Case("paper issue", BOOTH, ("paper", "issue", "R6", "--first", "1090", "--last", "1100",
+                                "--to", "manager", *M)),
+    Case("paper void", BOOTH, ("paper", "void", "R6", "--first", "1080", "--last", "1080",
+                               "--reason", "torn", *S)),
+    Case("paper stock", BOOTH, ("paper", "stock", "--json")),
+    Case("paper reconcile", BOOTH, ("paper", "reconcile", "--session", "2026-11-28/1", "--json")),
+    Case("bingo pay", BOOTH, ("bingo", "pay", "--game", "1", "--amount", "90.00", "--winners",
+                              "2", *S, "--json")),
+    Case("bingo decision enter", BOOTH, ("bingo", "decision", "enter", "--game", "2",
+                                         "--faces", "30", *S)),
+    Case("bingo decision fees", BOOTH, ("bingo", "decision", "fees", "--game", "2",
+                                        "--cards", "30", *S)),
+    Case("bingo decision announce", BOOTH, ("bingo", "decision", "announce", "--game", "2", *S)),
+    Case("bingo decision show", BOOTH, ("bingo", "decision", "show", "--game", "2", "--json")),
+    Case("bingo progressive result", BOOTH, ("bingo", "progressive", "result", "--game", "3",
+                                             "--not-won", *M)),
+    Case("bingo progressive posting", BOOTH, ("bingo", "progressive", "posting", "--pdf",
+                                              "posting.pdf")),
+    Case("bingo chest sell", BOOTH, ("bingo", "chest", "sell", "--game", "4", "--qty", "5", *S)),
+    Case("bingo chest participant", BOOTH, ("bingo", "chest", "participant", "--game", "4",
+                                            "--via", "1", *S)),
+    Case("bingo chest open", BOOTH, ("bingo", "chest", "open", "--game", "4", "--opened",
+                                     "--prize", "25.00", *S)),
     Case("exception list", MANAGER, ("exception", "list", "--json")),
     Case("exception resolve", MANAGER, ("exception", "resolve", "booth-1:1",
                                         "--decision", "noted", "--note", "seen", *M)),
@@ -166,6 +206,18 @@ FLARE = {
     "prizes": [{"amount": "100.00", "count": 2}, {"amount": "5.00", "count": 100}],
     "supplier": {"name": "Bingo Supply Co", "address": "1 Main St"}, "invoice": "INV-9",
 }  # fmt: skip
+PROGRAM = {
+    "name": "Live Night", "house_rules": "Players must be present to win.",
+    "games": [
+        {"kind": "regular", "name": "Early Bird", "pattern": "any line", "prize": "100.00"},
+        {"kind": "decision", "name": "Decision", "entry": "1.00", "fee": "0.25"},
+        {"kind": "progressive", "name": "Lucky 7", "paper": "PROG", "price": "1.00",
+         "calls": 50, "prize": "500.00", "increase": "100.00"},
+        {"kind": "treasure-chest", "price": "2.00", "house_rules": "The winner tries a key."},
+        {"kind": "raffle", "name": "50/50 drawing", "raffle": "R1"},
+    ],
+    "products": [{"kind": "pack", "name": "Door"}],
+}  # fmt: skip
 ROSTER = "name,date_of_birth,badge,organisation,date,start,end,duty\n" + (
     "Pat New,1990-01-01,S900,Riverside VFC,2026-11-28,17:00,23:00,sell\n"
 )
@@ -180,6 +232,7 @@ def _copy(demo: Path, into: Path) -> Path:
     (into / "flare.json").write_text(json.dumps(FLARE))
     (into / "roster.csv").write_text(ROSTER)
     (into / "pw.txt").write_text("secret\n")
+    (into / "program.json").write_text(json.dumps(PROGRAM))
     return into
 
 

@@ -13,6 +13,7 @@ no clock (the hall's date or time is a parameter), only the standard library and
 - devices   E1c, E1d, E1g, E2, ID: electronic bingo device rentals
 - staff     ROLE: the hall's first person is its manager
 - raffle    F1, F2, RAFFLE, W2G: raffles, their numbered tickets, the drawing and the claims
+- bingo     LIMIT, G4, G5, H1, H3, H5, I2, I7, J4, PAPER, B: the bingo program, paper, prizes
 """
 
 from __future__ import annotations

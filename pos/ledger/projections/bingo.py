@@ -1,0 +1,994 @@
+"""The bingo session: game programs and their versions, bingo paper by audit number, packs and
+their sales, decision bingo, progressive games, treasure chests and bingo prizes paid."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pos.ledger.events import Event
+from pos.ledger.projections.base import Projection
+from pos.ledger.rows import dict_rows, placeholders
+
+SCHEMA = """
+CREATE TABLE p_bingo_programs (
+    name TEXT NOT NULL, version INTEGER NOT NULL, program TEXT NOT NULL, by TEXT,
+    hlc TEXT NOT NULL, origin TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (name, version)
+);
+CREATE INDEX p_bingo_programs_hlc ON p_bingo_programs (hlc);
+CREATE TABLE p_paper_lots (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, series TEXT NOT NULL, manufacturer TEXT NOT NULL,
+    faces TEXT NOT NULL, progressive INTEGER NOT NULL, first INTEGER NOT NULL,
+    last INTEGER NOT NULL, invoice TEXT NOT NULL, supplier TEXT, cost INTEGER, hlc TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
+);
+CREATE TABLE p_paper_series (
+    series TEXT PRIMARY KEY, manufacturer TEXT NOT NULL, faces TEXT NOT NULL,
+    progressive INTEGER NOT NULL
+);
+CREATE TABLE p_paper_sheets (
+    series TEXT NOT NULL, audit INTEGER NOT NULL, holder TEXT NOT NULL, state TEXT NOT NULL,
+    received_hlc TEXT NOT NULL, sold_hlc TEXT, sold_session TEXT, sale_origin TEXT,
+    sale_seq INTEGER, voided_hlc TEXT, voided_session TEXT, PRIMARY KEY (series, audit)
+);
+CREATE INDEX p_paper_sheets_stock ON p_paper_sheets (holder, series, state, audit);
+CREATE INDEX p_paper_sheets_sale ON p_paper_sheets (sale_origin, sale_seq);
+CREATE TABLE p_paper_returns (
+    series TEXT NOT NULL, audit INTEGER NOT NULL, session TEXT NOT NULL, hlc TEXT NOT NULL
+);
+CREATE INDEX p_paper_returns_session ON p_paper_returns (session);
+CREATE TABLE p_bingo_packs (
+    name TEXT PRIMARY KEY, price INTEGER NOT NULL, games TEXT NOT NULL, items TEXT NOT NULL,
+    hlc TEXT NOT NULL
+);
+CREATE TABLE p_paper_sales (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, receipt INTEGER,
+    pack TEXT, series TEXT, qty INTEGER NOT NULL, price INTEGER NOT NULL,
+    amount INTEGER NOT NULL, buyer TEXT, by TEXT, sheets TEXT NOT NULL, hlc TEXT NOT NULL,
+    returned INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_paper_sales_session ON p_paper_sales (session);
+CREATE INDEX p_paper_sales_receipt ON p_paper_sales (origin, receipt);
+CREATE TABLE p_decision (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, game INTEGER NOT NULL,
+    what TEXT NOT NULL, count INTEGER NOT NULL, unit INTEGER NOT NULL, amount INTEGER NOT NULL,
+    round INTEGER, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_decision_session ON p_decision (session, game);
+CREATE TABLE p_decision_announced (
+    session TEXT NOT NULL, game INTEGER NOT NULL, paid_in INTEGER NOT NULL,
+    prize INTEGER NOT NULL, retained INTEGER NOT NULL, hlc TEXT NOT NULL,
+    PRIMARY KEY (session, game)
+);
+CREATE TABLE p_progressives (
+    name TEXT PRIMARY KEY, calls INTEGER NOT NULL, pool INTEGER NOT NULL,
+    start_calls INTEGER NOT NULL, start_pool INTEGER NOT NULL, series TEXT NOT NULL,
+    updated_hlc TEXT NOT NULL
+);
+CREATE TABLE p_progressive_plays (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, game INTEGER NOT NULL,
+    name TEXT NOT NULL, won INTEGER NOT NULL, calls INTEGER NOT NULL, pool INTEGER NOT NULL,
+    next_calls INTEGER NOT NULL, next_pool INTEGER NOT NULL, hlc TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_progressive_plays_session ON p_progressive_plays (session, game);
+CREATE TABLE p_bingo_prizes (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, game INTEGER NOT NULL,
+    kind TEXT NOT NULL, name TEXT NOT NULL, amount INTEGER NOT NULL, winners INTEGER NOT NULL,
+    as_regular INTEGER NOT NULL, reportable INTEGER NOT NULL, game_date TEXT NOT NULL,
+    receipt INTEGER, by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_bingo_prizes_session ON p_bingo_prizes (session, game);
+CREATE INDEX p_bingo_prizes_date ON p_bingo_prizes (game_date, kind);
+CREATE TABLE p_chest_sales (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, game INTEGER NOT NULL,
+    qty INTEGER NOT NULL, price INTEGER NOT NULL, amount INTEGER NOT NULL, receipt INTEGER,
+    hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_chest_sales_session ON p_chest_sales (session);
+CREATE TABLE p_chest_events (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, session TEXT NOT NULL, game INTEGER NOT NULL,
+    what TEXT NOT NULL, via_game INTEGER, player TEXT, opened INTEGER, keys_tried INTEGER,
+    every_key INTEGER, prize INTEGER NOT NULL DEFAULT 0, hlc TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_chest_events_session ON p_chest_events (session, game)
+"""
+
+
+def _program(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    program = body["program"]
+    conn.execute(
+        "INSERT OR IGNORE INTO p_bingo_programs VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            body["name"],
+            int(body["version"]),
+            json.dumps(program, sort_keys=True),
+            body.get("by"),
+            event.hlc,
+            event.origin,
+            event.seq,
+        ),
+    )
+    for game in program.get("games", []):
+        if game.get("kind") != "progressive":
+            continue
+        calls = int(game["calls"])
+        pool = _cents(game["prize"])
+        conn.execute(
+            "INSERT INTO p_progressives VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE "
+            "SET start_calls = excluded.start_calls, start_pool = excluded.start_pool, "
+            "series = excluded.series",
+            (game["name"], calls, pool, calls, pool, game.get("paper", ""), event.hlc),
+        )
+
+
+def _cents(text: str) -> int:
+    whole, _, fraction = str(text).partition(".")
+    return int(whole) * 100 + int((fraction or "0").ljust(2, "0")[:2])
+
+
+def _received(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    series, first, last = body["series"], int(body["first"]), int(body["last"])
+    conn.execute(
+        "INSERT OR IGNORE INTO p_paper_lots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            series,
+            body["manufacturer"],
+            body["faces"],
+            int(bool(body.get("progressive"))),
+            first,
+            last,
+            body["invoice"],
+            body.get("supplier"),
+            body.get("cost"),
+            event.hlc,
+        ),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO p_paper_series VALUES (?, ?, ?, ?)",
+        (series, body["manufacturer"], body["faces"], int(bool(body.get("progressive")))),
+    )
+    holder = body.get("holder") or event.origin
+    conn.executemany(
+        "INSERT OR IGNORE INTO p_paper_sheets (series, audit, holder, state, received_hlc) "
+        "VALUES (?, ?, ?, 'stock', ?)",
+        ((series, audit, holder, event.hlc) for audit in range(first, last + 1)),
+    )
+
+
+def _issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_paper_sheets SET holder = ? WHERE series = ? AND audit BETWEEN ? AND ? "
+        "AND state = 'stock'",
+        (body["to"], body["series"], int(body["first"]), int(body["last"])),
+    )
+
+
+def _voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE p_paper_sheets SET state = 'voided', voided_hlc = ?, voided_session = ? "
+        "WHERE series = ? AND audit BETWEEN ? AND ? AND state = 'stock'",
+        (event.hlc, body["session"], body["series"], int(body["first"]), int(body["last"])),
+    )
+
+
+def _pack(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO p_bingo_packs VALUES (?, ?, ?, ?, ?)",
+        (
+            body["name"],
+            int(body["price"]),
+            body.get("games", ""),
+            json.dumps(body["items"], sort_keys=True),
+            event.hlc,
+        ),
+    )
+
+
+def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    sheets = body["sheets"]
+    conn.execute(
+        "INSERT OR IGNORE INTO p_paper_sales VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            body.get("receipt"),
+            body.get("pack"),
+            body.get("series"),
+            int(body["qty"]),
+            int(body["price"]),
+            int(body["amount"]),
+            body.get("buyer"),
+            body.get("by"),
+            json.dumps(sheets, sort_keys=True),
+            event.hlc,
+        ),
+    )
+    for item in sheets:
+        conn.execute(
+            "UPDATE p_paper_sheets SET state = 'sold', sold_hlc = ?, sold_session = ?, "
+            "sale_origin = ?, sale_seq = ? WHERE series = ? AND audit BETWEEN ? AND ?",
+            (
+                event.hlc,
+                body["session"],
+                event.origin,
+                event.seq,
+                item["series"],
+                int(item["first"]),
+                int(item["last"]),
+            ),
+        )
+
+
+def _returned(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    origin, seq = body["sale_origin"], int(body["sale_seq"])
+    conn.execute(
+        "UPDATE p_paper_sales SET returned = 1 WHERE origin = ? AND seq = ?", (origin, seq)
+    )
+    for series, audit in conn.execute(
+        "SELECT series, audit FROM p_paper_sheets WHERE sale_origin = ? AND sale_seq = ?",
+        (origin, seq),
+    ).fetchall():
+        conn.execute(
+            "INSERT INTO p_paper_returns VALUES (?, ?, ?, ?)",
+            (series, audit, body["session"], event.hlc),
+        )
+    conn.execute(
+        "UPDATE p_paper_sheets SET state = 'stock', sold_hlc = NULL, sold_session = NULL, "
+        "sale_origin = NULL, sale_seq = NULL WHERE sale_origin = ? AND sale_seq = ?",
+        (origin, seq),
+    )
+
+
+def _decision_entered(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_decision VALUES (?, ?, ?, ?, 'entry', ?, ?, ?, NULL, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            int(body["faces"]),
+            int(body["entry"]),
+            int(body["amount"]),
+            event.hlc,
+        ),
+    )
+
+
+def _decision_fees(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_decision VALUES (?, ?, ?, ?, 'fees', ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            int(body["cards"]),
+            int(body["fee"]),
+            int(body["amount"]),
+            int(body["round"]),
+            event.hlc,
+        ),
+    )
+
+
+def _decision_announced(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT INTO p_decision_announced VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, game) "
+        "DO UPDATE SET paid_in = excluded.paid_in, prize = excluded.prize, "
+        "retained = excluded.retained, hlc = excluded.hlc WHERE excluded.hlc > hlc",
+        (
+            body["session"],
+            int(body["game"]),
+            int(body["paid_in"]),
+            int(body["prize"]),
+            int(body["retained"]),
+            event.hlc,
+        ),
+    )
+
+
+def _progressive(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_progressive_plays VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            body["name"],
+            int(bool(body["won"])),
+            int(body["calls"]),
+            int(body["pool"]),
+            int(body["next_calls"]),
+            int(body["next_pool"]),
+            event.hlc,
+        ),
+    )
+    conn.execute(
+        "UPDATE p_progressives SET calls = ?, pool = ?, updated_hlc = ? "
+        "WHERE name = ? AND updated_hlc < ?",
+        (int(body["next_calls"]), int(body["next_pool"]), event.hlc, body["name"], event.hlc),
+    )
+
+
+def _prize(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    winners = body["winners"]
+    conn.execute(
+        "INSERT OR IGNORE INTO p_bingo_prizes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            body["kind"],
+            body["name"],
+            int(body["amount"]),
+            len(winners),
+            int(bool(body.get("as_regular"))),
+            sum(1 for w in winners if w.get("w2g")),
+            body["game_date"],
+            body.get("receipt"),
+            body.get("by"),
+            event.hlc,
+        ),
+    )
+
+
+def _chest_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_chest_sales VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            int(body["qty"]),
+            int(body["price"]),
+            int(body["amount"]),
+            body.get("receipt"),
+            event.hlc,
+        ),
+    )
+
+
+def _chest_participant(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_chest_events (origin, seq, session, game, what, via_game, "
+        "player, hlc) VALUES (?, ?, ?, ?, 'participant', ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            int(body["via_game"]),
+            body.get("player"),
+            event.hlc,
+        ),
+    )
+
+
+def _chest_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_chest_events (origin, seq, session, game, what, opened, "
+        "keys_tried, every_key, prize, hlc) VALUES (?, ?, ?, ?, 'outcome', ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            body["session"],
+            int(body["game"]),
+            int(bool(body["opened"])),
+            int(body.get("keys_tried") or 0),
+            int(bool(body.get("every_key_tried"))),
+            int(body.get("prize") or 0),
+            event.hlc,
+        ),
+    )
+
+
+BINGO = Projection(
+    name="bingo",
+    version=1,
+    schema=SCHEMA,
+    handlers={
+        "ProgramDefined": _program,
+        "PaperReceived": _received,
+        "PaperIssued": _issued,
+        "PaperVoided": _voided,
+        "BingoPackDefined": _pack,
+        "PaperSold": _sold,
+        "PaperReturned": _returned,
+        "DecisionEntered": _decision_entered,
+        "DecisionFeesCollected": _decision_fees,
+        "DecisionPrizeAnnounced": _decision_announced,
+        "ProgressivePlayed": _progressive,
+        "BingoPrizePaid": _prize,
+        "ChestSold": _chest_sold,
+        "ChestParticipantChosen": _chest_participant,
+        "ChestOpened": _chest_opened,
+    },
+)
+
+
+# --- read models: programs ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProgramVersion:
+    name: str
+    version: int
+    program: dict[str, Any]  # the interchange mapping (pos.domain.bingo_program.parse_program)
+    by: str | None
+    hlc: str
+
+
+def _version(row: Sequence[Any]) -> ProgramVersion:
+    return ProgramVersion(row[0], int(row[1]), json.loads(row[2]), row[3], row[4])
+
+
+def current_program(conn: sqlite3.Connection) -> ProgramVersion | None:
+    """The latest version of the program defined last: the one in effect."""
+    row = conn.execute(
+        "SELECT name, version, program, by, hlc FROM p_bingo_programs ORDER BY hlc DESC LIMIT 1"
+    ).fetchone()
+    return _version(row) if row else None
+
+
+def program_version(
+    conn: sqlite3.Connection, name: str, version: int | None = None
+) -> ProgramVersion | None:
+    """A program's version `version`, or its latest."""
+    if version is None:
+        row = conn.execute(
+            "SELECT name, version, program, by, hlc FROM p_bingo_programs WHERE name = ? "
+            "ORDER BY version DESC LIMIT 1",
+            (name,),
+        ).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT name, version, program, by, hlc FROM p_bingo_programs "
+            "WHERE name = ? AND version = ?",
+            (name, version),
+        ).fetchone()
+    return _version(row) if row else None
+
+
+def program_versions(conn: sqlite3.Connection, name: str | None = None) -> list[ProgramVersion]:
+    """Every version of every program (or of one), oldest first."""
+    where, params = ("WHERE name = ?", (name,)) if name else ("", ())
+    return [
+        _version(row)
+        for row in conn.execute(
+            f"SELECT name, version, program, by, hlc FROM p_bingo_programs {where} "
+            "ORDER BY name, version",
+            params,
+        )
+    ]
+
+
+# --- read models: paper -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaperSeries:
+    series: str
+    manufacturer: str
+    faces: str
+    progressive: bool
+
+
+def paper_series(conn: sqlite3.Connection, series: str) -> PaperSeries | None:
+    row = conn.execute(
+        "SELECT series, manufacturer, faces, progressive FROM p_paper_series WHERE series = ?",
+        (series,),
+    ).fetchone()
+    return PaperSeries(row[0], row[1], row[2], bool(row[3])) if row else None
+
+
+def all_series(conn: sqlite3.Connection) -> list[PaperSeries]:
+    return [
+        PaperSeries(row[0], row[1], row[2], bool(row[3]))
+        for row in conn.execute(
+            "SELECT series, manufacturer, faces, progressive FROM p_paper_series ORDER BY series"
+        )
+    ]
+
+
+def overlapping_sheets(conn: sqlite3.Connection, series: str, first: int, last: int) -> int:
+    row = conn.execute(
+        "SELECT count(*) FROM p_paper_sheets WHERE series = ? AND audit BETWEEN ? AND ?",
+        (series, first, last),
+    ).fetchone()
+    return int(row[0])
+
+
+def stock_audits(
+    conn: sqlite3.Connection, series: str, holder: str | None, limit: int | None = None
+) -> list[int]:
+    """Audit numbers of a series in stock (at `holder`, or anywhere), lowest first."""
+    sql = "SELECT audit FROM p_paper_sheets WHERE series = ? AND state = 'stock'"
+    params: list[Any] = [series]
+    if holder is not None:
+        sql += " AND holder = ?"
+        params.append(holder)
+    sql += " ORDER BY audit"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [int(row[0]) for row in conn.execute(sql, params)]
+
+
+def sheet_states(
+    conn: sqlite3.Connection, series: str, first: int, last: int
+) -> list[tuple[int, str, str]]:
+    """(audit, state, holder) of each sheet on file in a range."""
+    return [
+        (int(r[0]), r[1], r[2])
+        for r in conn.execute(
+            "SELECT audit, state, holder FROM p_paper_sheets WHERE series = ? AND audit "
+            "BETWEEN ? AND ? ORDER BY audit",
+            (series, first, last),
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class StockLine:
+    series: str
+    holder: str
+    state: str
+    count: int
+    first: int
+    last: int
+
+
+def stock(conn: sqlite3.Connection) -> list[StockLine]:
+    """Sheets per series, holder and state, with the lowest and highest audit numbers."""
+    return [
+        StockLine(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5]))
+        for r in conn.execute(
+            "SELECT series, holder, state, count(*), min(audit), max(audit) FROM p_paper_sheets "
+            "GROUP BY series, holder, state ORDER BY series, holder, state"
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class Pack:
+    name: str
+    price: int
+    games: str
+    items: list[dict[str, Any]]  # [{"series": ..., "count": ...}]
+
+
+def pack(conn: sqlite3.Connection, name: str) -> Pack | None:
+    row = conn.execute(
+        "SELECT name, price, games, items FROM p_bingo_packs WHERE name = ?", (name,)
+    ).fetchone()
+    return Pack(row[0], int(row[1]), row[2], json.loads(row[3])) if row else None
+
+
+def packs(conn: sqlite3.Connection) -> list[Pack]:
+    return [
+        Pack(row[0], int(row[1]), row[2], json.loads(row[3]))
+        for row in conn.execute("SELECT name, price, games, items FROM p_bingo_packs ORDER BY name")
+    ]
+
+
+@dataclass(frozen=True)
+class PaperSale:
+    origin: str
+    seq: int
+    session: str
+    receipt: int | None
+    pack: str | None
+    series: str | None
+    qty: int
+    price: int
+    amount: int
+    buyer: str | None
+    by: str | None
+    sheets: list[dict[str, Any]]
+    returned: bool
+
+
+def _sale(row: Sequence[Any]) -> PaperSale:
+    return PaperSale(
+        row[0],
+        int(row[1]),
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        int(row[6]),
+        int(row[7]),
+        int(row[8]),
+        row[9],
+        row[10],
+        json.loads(row[11]),
+        bool(row[12]),
+    )
+
+
+_SALE_COLUMNS = (
+    "origin, seq, session, receipt, pack, series, qty, price, amount, buyer, by, sheets, returned"
+)
+
+
+def sale_on_receipt(conn: sqlite3.Connection, station: str, receipt: int) -> PaperSale | None:
+    row = conn.execute(
+        f"SELECT {_SALE_COLUMNS} FROM p_paper_sales WHERE origin = ? AND receipt = ?",
+        (station, receipt),
+    ).fetchone()
+    return _sale(row) if row else None
+
+
+def paper_sales(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[PaperSale]:
+    return [
+        _sale(row)
+        for row in conn.execute(
+            f"SELECT {_SALE_COLUMNS} FROM p_paper_sales WHERE session IN "
+            f"({placeholders(sessions)}) ORDER BY hlc",
+            tuple(sessions),
+        )
+    ]
+
+
+def series_sales(conn: sqlite3.Connection, series: str, session: str) -> int:
+    """Cents taken for sheets of a series sold on their own in a session (returns taken off)."""
+    row = conn.execute(
+        "SELECT coalesce(sum(amount), 0) FROM p_paper_sales WHERE series = ? AND session = ? "
+        "AND pack IS NULL AND returned = 0",
+        (series, session),
+    ).fetchone()
+    return int(row[0])
+
+
+def session_bounds(conn: sqlite3.Connection, session: str) -> tuple[str, str | None] | None:
+    """(opened hlc, closed hlc or None) of a session."""
+    row = conn.execute(
+        "SELECT opened_hlc, closed_hlc FROM p_sessions WHERE session = ?", (session,)
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def sheets_by_state_at(conn: sqlite3.Connection, series: str, at: str) -> list[int]:
+    """Audit numbers of a series in stock (received, not sold, not voided) at hlc `at`."""
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT audit FROM p_paper_sheets WHERE series = ? AND received_hlc < ? "
+            "AND (sold_hlc IS NULL OR sold_hlc >= ?) AND (voided_hlc IS NULL OR voided_hlc >= ?) "
+            "ORDER BY audit",
+            (series, at, at, at),
+        )
+    ]
+
+
+def sheets_received_between(
+    conn: sqlite3.Connection, series: str, low: str, high: str
+) -> list[int]:
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT audit FROM p_paper_sheets WHERE series = ? AND received_hlc >= ? "
+            "AND received_hlc < ? ORDER BY audit",
+            (series, low, high),
+        )
+    ]
+
+
+def sheets_sold_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT audit FROM p_paper_sheets WHERE series = ? AND state = 'sold' "
+            "AND sold_session = ? ORDER BY audit",
+            (series, session),
+        )
+    ]
+
+
+def sheets_voided_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT audit FROM p_paper_sheets WHERE series = ? AND state = 'voided' "
+            "AND voided_session = ? ORDER BY audit",
+            (series, session),
+        )
+    ]
+
+
+def sheets_returned_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
+    return [
+        int(r[0])
+        for r in conn.execute(
+            "SELECT audit FROM p_paper_returns WHERE series = ? AND session = ? ORDER BY audit",
+            (series, session),
+        )
+    ]
+
+
+# --- read models: decision bingo ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecisionTotals:
+    session: str
+    game: int
+    faces: int  # card faces entered
+    entries: int  # cents
+    rounds: int  # rounds of fees collected
+    fees: int  # cents
+    announced_prize: int | None
+    announced_retained: int | None
+
+
+def decision_totals(conn: sqlite3.Connection, session: str, game: int) -> DecisionTotals:
+    row = conn.execute(
+        "SELECT coalesce(sum(CASE WHEN what = 'entry' THEN count END), 0), "
+        "coalesce(sum(CASE WHEN what = 'entry' THEN amount END), 0), "
+        "count(CASE WHEN what = 'fees' THEN 1 END), "
+        "coalesce(sum(CASE WHEN what = 'fees' THEN amount END), 0) "
+        "FROM p_decision WHERE session = ? AND game = ?",
+        (session, game),
+    ).fetchone()
+    announced = conn.execute(
+        "SELECT prize, retained FROM p_decision_announced WHERE session = ? AND game = ?",
+        (session, game),
+    ).fetchone()
+    return DecisionTotals(
+        session,
+        game,
+        int(row[0]),
+        int(row[1]),
+        int(row[2]),
+        int(row[3]),
+        int(announced[0]) if announced else None,
+        int(announced[1]) if announced else None,
+    )
+
+
+def decision_games(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[str, int]]:
+    return [
+        (r[0], int(r[1]))
+        for r in conn.execute(
+            f"SELECT DISTINCT session, game FROM p_decision WHERE session IN "
+            f"({placeholders(sessions)}) ORDER BY session, game",
+            tuple(sessions),
+        )
+    ]
+
+
+def last_decision_round(conn: sqlite3.Connection, session: str, game: int) -> int:
+    row = conn.execute(
+        "SELECT coalesce(max(round), 0) FROM p_decision WHERE session = ? AND game = ? "
+        "AND what = 'fees'",
+        (session, game),
+    ).fetchone()
+    return int(row[0])
+
+
+# --- read models: progressive games ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progressive:
+    name: str
+    calls: int
+    pool: int
+    start_calls: int
+    start_pool: int
+    series: str
+
+
+def progressive(conn: sqlite3.Connection, name: str) -> Progressive | None:
+    row = conn.execute(
+        "SELECT name, calls, pool, start_calls, start_pool, series FROM p_progressives "
+        "WHERE name = ?",
+        (name,),
+    ).fetchone()
+    return (
+        Progressive(row[0], int(row[1]), int(row[2]), int(row[3]), int(row[4]), row[5])
+        if row
+        else None
+    )
+
+
+@dataclass(frozen=True)
+class ProgressivePlay:
+    session: str
+    game: int
+    name: str
+    won: bool
+    calls: int
+    pool: int
+    next_calls: int
+    next_pool: int
+
+
+def progressive_plays(
+    conn: sqlite3.Connection, sessions: Sequence[str], name: str | None = None
+) -> list[ProgressivePlay]:
+    sql = (
+        "SELECT session, game, name, won, calls, pool, next_calls, next_pool "
+        f"FROM p_progressive_plays WHERE session IN ({placeholders(sessions)})"
+    )
+    params: list[Any] = list(sessions)
+    if name is not None:
+        sql += " AND name = ?"
+        params.append(name)
+    return [
+        ProgressivePlay(
+            r[0], int(r[1]), r[2], bool(r[3]), int(r[4]), int(r[5]), int(r[6]), int(r[7])
+        )
+        for r in conn.execute(sql + " ORDER BY hlc", params)
+    ]
+
+
+def progressive_history(conn: sqlite3.Connection, name: str) -> list[ProgressivePlay]:
+    return [
+        ProgressivePlay(
+            r[0], int(r[1]), r[2], bool(r[3]), int(r[4]), int(r[5]), int(r[6]), int(r[7])
+        )
+        for r in conn.execute(
+            "SELECT session, game, name, won, calls, pool, next_calls, next_pool "
+            "FROM p_progressive_plays WHERE name = ? ORDER BY hlc",
+            (name,),
+        )
+    ]
+
+
+# --- read models: prizes ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrizePaid:
+    origin: str
+    seq: int
+    session: str
+    game: int
+    kind: str
+    name: str
+    amount: int
+    winners: int
+    as_regular: bool
+    reportable: int
+    receipt: int | None
+    by: str | None
+
+
+def prizes_paid(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[PrizePaid]:
+    return [
+        PrizePaid(
+            r[0],
+            int(r[1]),
+            r[2],
+            int(r[3]),
+            r[4],
+            r[5],
+            int(r[6]),
+            int(r[7]),
+            bool(r[8]),
+            int(r[9]),
+            r[10],
+            r[11],
+        )
+        for r in conn.execute(
+            "SELECT origin, seq, session, game, kind, name, amount, winners, as_regular, "
+            f"reportable, receipt, by FROM p_bingo_prizes WHERE session IN "
+            f"({placeholders(sessions)}) ORDER BY hlc",
+            tuple(sessions),
+        )
+    ]
+
+
+def game_prizes(conn: sqlite3.Connection, session: str, game: int) -> int:
+    """Cents paid for a game of a session."""
+    row = conn.execute(
+        "SELECT coalesce(sum(amount), 0) FROM p_bingo_prizes WHERE session = ? AND game = ?",
+        (session, game),
+    ).fetchone()
+    return int(row[0])
+
+
+def game_has_winner(conn: sqlite3.Connection, session: str, game: int) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM p_bingo_prizes WHERE session = ? AND game = ? LIMIT 1", (session, game)
+    ).fetchone()
+    return row is not None
+
+
+def jackpots_paid_on(conn: sqlite3.Connection, game_date: str) -> int:
+    row = conn.execute(
+        "SELECT coalesce(sum(amount), 0) FROM p_bingo_prizes WHERE game_date = ? "
+        "AND kind = 'jackpot'",
+        (game_date,),
+    ).fetchone()
+    return int(row[0])
+
+
+def station_bingo_cash(conn: sqlite3.Connection, station: str, sessions: Sequence[str]) -> int:
+    """Cents a station's drawer took in for bingo (paper and packs less returns, decision
+    entries and fees, treasure chest sales) less the bingo prizes it paid."""
+    ss = tuple(sessions)
+    marks = placeholders(ss)
+    row = conn.execute(
+        f"SELECT (SELECT coalesce(sum(amount), 0) FROM p_paper_sales WHERE origin = ? AND "
+        f"returned = 0 AND session IN ({marks})) "
+        f"+ (SELECT coalesce(sum(amount), 0) FROM p_decision WHERE origin = ? AND session IN "
+        f"({marks})) "
+        f"+ (SELECT coalesce(sum(amount), 0) FROM p_chest_sales WHERE origin = ? AND session IN "
+        f"({marks})) "
+        f"- (SELECT coalesce(sum(amount), 0) FROM p_bingo_prizes WHERE origin = ? AND session "
+        f"IN ({marks})) "
+        f"- (SELECT coalesce(sum(prize), 0) FROM p_chest_events WHERE origin = ? AND session IN "
+        f"({marks}))",
+        (station, *ss, station, *ss, station, *ss, station, *ss, station, *ss),
+    ).fetchone()
+    return int(row[0])
+
+
+# --- read models: treasure chest ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChestTotals:
+    session: str
+    game: int
+    sold: int  # entries sold
+    gross: int  # cents
+    participants: list[dict[str, Any]]  # via_game, player
+    outcomes: list[dict[str, Any]]  # opened, keys_tried, every_key, prize
+    prizes: int
+
+
+def chest_totals(conn: sqlite3.Connection, session: str, game: int) -> ChestTotals:
+    sold = conn.execute(
+        "SELECT coalesce(sum(qty), 0), coalesce(sum(amount), 0) FROM p_chest_sales "
+        "WHERE session = ? AND game = ?",
+        (session, game),
+    ).fetchone()
+    participants = dict_rows(
+        conn,
+        "SELECT via_game, player FROM p_chest_events WHERE session = ? AND game = ? "
+        "AND what = 'participant' ORDER BY hlc",
+        (session, game),
+    )
+    outcomes = dict_rows(
+        conn,
+        "SELECT opened, keys_tried, every_key, prize FROM p_chest_events WHERE session = ? "
+        "AND game = ? AND what = 'outcome' ORDER BY hlc",
+        (session, game),
+    )
+    return ChestTotals(
+        session,
+        game,
+        int(sold[0]),
+        int(sold[1]),
+        participants,
+        outcomes,
+        sum(int(o["prize"]) for o in outcomes),
+    )
+
+
+def chest_games(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[str, int]]:
+    ss = tuple(sessions)
+    return [
+        (r[0], int(r[1]))
+        for r in conn.execute(
+            f"SELECT session, game FROM p_chest_sales WHERE session IN ({placeholders(ss)}) "
+            f"UNION SELECT session, game FROM p_chest_events WHERE session IN "
+            f"({placeholders(ss)}) ORDER BY 1, 2",
+            (*ss, *ss),
+        )
+    ]

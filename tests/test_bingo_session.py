@@ -1,0 +1,451 @@
+"""Issue #18: a scripted bingo session in a training hall, through the `booth` command.
+
+A program of 10 games (one decision bingo, one progressive game not won, one Treasure Chest
+Raffle and one game named for a raffle drawing), packs sold at the door from audit-numbered
+paper, and the day report and the reconciliation form checked against figures worked out here
+by hand. Then a refusal per rule, each exit 1 naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pos.services.station import Station
+from tests.conftest import TRAINING_NOW
+from tests.halls import Hall, refused
+
+S = ("--as", "S1")
+NEXT_DAY = "2026-11-29T23:00:00+00:00"  # 18:00 in the hall (America/New_York)
+
+PROGRAM: dict[str, Any] = {
+    "name": "Saturday Night",
+    "house_rules": "Players must be present to win. Prizes are split between winners.",
+    "games": [
+        {"kind": "regular", "name": "Early Bird", "pattern": "any line", "paper": "6-on",
+         "prize": "100.00"},
+        {"kind": "regular", "name": "Four Corners", "pattern": "four corners", "paper": "6-on",
+         "prize": "100.00"},
+        {"kind": "special", "name": "Special 1", "pattern": "letter X", "paper": "SP",
+         "prize": "150.00"},
+        {"kind": "decision", "name": "Decision Bingo", "pattern": "any line", "entry": "1.00",
+         "fee": "0.25"},
+        {"kind": "progressive", "name": "Lucky 7", "pattern": "coverall", "paper": "PROG",
+         "price": "1.00", "calls": 50, "prize": "500.00", "increase": "200.00"},
+        {"kind": "jackpot", "name": "Jackpot", "pattern": "coverall", "paper": "6-on",
+         "prize": "1000.00"},
+        {"kind": "wingo", "name": "WINGO", "pattern": "any line", "prize": "50.00",
+         "house_rules": "Raise the green card to show you have won."},
+        {"kind": "treasure-chest", "price": "2.00",
+         "house_rules": "The winner of the game named by the caller tries one key."},
+        {"kind": "special", "name": "Special 2", "pattern": "picture frame", "paper": "SP",
+         "prize": "200.00"},
+        {"kind": "raffle", "name": "50/50 Raffle drawing", "raffle": "R-2026-11"},
+    ],
+    "products": [
+        {"kind": "pack", "name": "Door"},
+        {"kind": "device", "name": "Basic"},
+        {"kind": "paper", "name": "PROG", "price": "1.00"},
+    ],
+}  # fmt: skip
+
+
+def ok(result: Any) -> Any:
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result.json if result.stdout.lstrip().startswith(("{", "[")) else result
+
+
+def pdf_text(path: Path) -> str:
+    """A PDF's words, blanks and line breaks folded to one space (cells wrap)."""
+    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True)
+    return " ".join(out.stdout.split())
+
+
+def _program_file(tmp_path: Path, data: dict[str, Any], name: str = "program.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.fixture
+def bingo_hall(hall: Hall, tmp_path: Path) -> Hall:
+    """Paper received from its invoices, a pack, a device package and the program."""
+    ok(
+        hall(
+            "paper",
+            "receive",
+            "--series",
+            "R6",
+            "--manufacturer",
+            "Arrow",
+            "--faces",
+            "6-on",
+            "--first",
+            "1001",
+            "--last",
+            "1200",
+            "--invoice",
+            "INV-100",
+            "--supplier",
+            "Bingo Supply Co, 1 Main St",
+            "--cost",
+            "40.00",
+        )
+    )
+    ok(
+        hall(
+            "paper",
+            "receive",
+            "--series",
+            "SP",
+            "--manufacturer",
+            "Arrow",
+            "--faces",
+            "3-on",
+            "--first",
+            "5001",
+            "--last",
+            "5100",
+            "--invoice",
+            "INV-100",
+        )
+    )
+    ok(
+        hall(
+            "paper",
+            "receive",
+            "--series",
+            "PROG",
+            "--manufacturer",
+            "Arrow",
+            "--faces",
+            "1-on",
+            "--first",
+            "1",
+            "--last",
+            "100",
+            "--invoice",
+            "INV-101",
+            "--progressive",
+        )
+    )
+    ok(
+        hall(
+            "paper",
+            "pack",
+            "Door",
+            "--price",
+            "20.00",
+            "--item",
+            "R6:2",
+            "--item",
+            "SP:1",
+            "--games",
+            "6-on, 9 games + 2 specials",
+        )
+    )
+    ok(hall("device", "add", "D1"))
+    ok(hall("device", "package", "Basic", "--faces", "12", "--games", "10", "--price", "15.00"))
+    ok(hall("program", "create", "--file", str(_program_file(tmp_path, PROGRAM)), "--json"))
+    return hall
+
+
+def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path) -> None:
+    hall = bingo_hall
+    ok(hall("session", "open"))
+    # Packs at the door: 4 + 3 + 3 + 1 packs; the last is handed back unplayed.
+    sales = [ok(hall("paper", "sell", "--pack", "Door", "--qty", q, *S, "--json"))
+             for q in ("4", "3", "3", "1")]  # fmt: skip
+    assert sales[0]["audit_numbers"] == ["R6 1001-1008", "SP 5001-5004"]
+    assert sales[1]["audit_numbers"] == ["R6 1009-1014", "SP 5005-5007"]
+    assert sales[3]["audit_numbers"] == ["R6 1021-1022", "SP 5011"]
+    returned = ok(hall("paper", "return", str(sales[3]["receipt"]), "--json"))
+    assert returned["returned"] is True
+    ok(hall("paper", "void", "R6", "--first", "1199", "--last", "1200", "--reason", "torn"))
+    # Progressive paper, sold apart at the program's price (I2, I4): 20 + 10 sheets.
+    prog = [ok(hall("paper", "sell", "--series", "PROG", "--qty", q, *S, "--json"))
+            for q in ("20", "10")]  # fmt: skip
+    assert prog[1]["audit_numbers"] == ["PROG 21-30"] and prog[1]["amount"] == "10.00"
+    ok(hall("rent", "--faces", "12", "--games", "10", *S))
+
+    # The games.
+    paid = ok(hall("bingo", "pay", "--game", "1", "--amount", "100.00", "--winners", "2", *S,
+                   "--json"))  # fmt: skip
+    assert paid["shares"] == ["50.00", "50.00"]
+    ok(hall("bingo", "pay", "--game", "2", "--amount", "100.00", *S))
+    ok(hall("bingo", "pay", "--game", "3", "--amount", "150.00", *S))
+    # Decision bingo: 80 faces at $1.00, then fees of $0.25 per card for 80, 60, 40 cards.
+    ok(hall("bingo", "decision", "enter", "--game", "4", "--faces", "80", *S))
+    for cards in ("80", "60", "40"):
+        ok(hall("bingo", "decision", "fees", "--game", "4", "--cards", cards, *S))
+    shown = ok(hall("bingo", "decision", "announce", "--game", "4", *S, "--json"))
+    assert (shown["paid_in"], shown["prize"], shown["retained"]) == ("125.00", "100.00", "25.00")
+    assert "$25.00 above the $100.00 limit is retained" in shown["announcement"]
+    ok(hall("bingo", "pay", "--game", "4", "--amount", "100.00", *S))
+    # The progressive game is not won within its 50 numbers: played on as a regular game (I6).
+    result = ok(hall("bingo", "progressive", "result", "--game", "5", "--not-won", "--json"))
+    assert result["continues_as_regular"] is True and result["calls"] == 50
+    ok(hall("bingo", "pay", "--game", "5", "--amount", "100.00", *S))
+    ok(hall("bingo", "pay", "--game", "6", "--amount", "1000.00", *S))
+    ok(hall("bingo", "pay", "--game", "7", "--amount", "50.00", *S))
+    # The Treasure Chest Raffle: 25 entries at $2.00; the WINGO winner tries the keys.
+    ok(hall("bingo", "chest", "sell", "--game", "8", "--qty", "25", *S))
+    ok(hall("bingo", "chest", "participant", "--game", "8", "--via", "7", *S))
+    chest = ok(hall("bingo", "chest", "open", "--game", "8", "--not-opened", "--keys-tried", "6",
+                    "--every-key-tried", *S, "--json"))  # fmt: skip
+    assert chest["outcomes"] == [
+        {"opened": False, "keys_tried": 6, "every_key_tried": True, "prize": "0.00"}
+    ]
+    ok(hall("bingo", "pay", "--game", "9", "--amount", "200.00", *S))
+
+    # By hand. Paper, packs and devices: 10 packs kept x $20.00 + 1 rental $15.00 = $215.00;
+    # prizes of traditional games (WINGO as bingo, J5; the progressive game played on as a
+    # regular game, I6): 100 + 100 + 150 + 100 + 1000 + 50 + 200 = $1,700.00.
+    # Decision: 80 x $1.00 + (80 + 60 + 40) x $0.25 = $125.00 in; $100.00 paid; $25.00 kept.
+    # Progressive: 30 sheets x $1.00 = $30.00, nothing won. Treasure chest: 25 x $2.00 = $50.00.
+    report = ok(hall("report", "day", "--date", "2026-11-28", "--json"))
+    lines = {p["line"]: p for p in report["products"]}
+    paper = lines["bingo paper, packs and devices"]
+    assert (paper["gross"], paper["prizes_paid"], paper["net"]) == ("215.00", "1700.00", "-1485.00")
+    assert paper["packs"] == 10 and paper["devices"] == 1
+    assert paper["audit_numbers"] == ["R6 1001-1020", "SP 5001-5010"]
+    decision = lines["decision bingo"]
+    assert (decision["gross"], decision["prizes_paid"], decision["net"]) == (
+        "125.00", "100.00", "25.00",
+    )  # fmt: skip
+    assert decision["retained"] == "25.00" and decision["tickets_sold"] == 80
+    progressive = lines["progressive bingo"]
+    assert (progressive["gross"], progressive["prizes_paid"], progressive["net"]) == (
+        "30.00", "0.00", "30.00",
+    )  # fmt: skip
+    assert progressive["audit_numbers"] == ["PROG 1-30"]
+    chest_line = lines["treasure chest"]
+    assert (chest_line["gross"], chest_line["prizes_paid"], chest_line["net"]) == (
+        "50.00", "0.00", "50.00",
+    )  # fmt: skip
+    bingo = report["bingo"]
+    assert (bingo["gross"], bingo["prizes_paid"], bingo["net"]) == ("420.00", "1800.00", "-1380.00")
+    # The paper reconciled by audit number: R6 opened 1001-1200; 20 sold (1021-1022 came back);
+    # 1199-1200 voided; closing 1021-1198.
+    r6 = next(r for r in bingo["paper"]["2026-11-28/1"] if r["series"] == "R6")
+    assert r6["opening"] == ["1001-1200"] and r6["sold"] == ["1001-1020"]
+    assert r6["returned"] == ["1021-1022"] and r6["voided"] == ["1199-1200"]
+    assert r6["closing"] == ["1021-1198"]
+    assert r6["counts"] == {
+        "opening": 200, "received": 0, "sold": 20, "returned": 2, "voided": 2, "closing": 178,
+    }  # fmt: skip
+    # The drawer: rentals $15.00 + paper $230.00 + decision $125.00 + chest $50.00 less the
+    # $1,800.00 of bingo prizes = -$1,380.00 (the prizes came from the bank).
+    cash = {c["station"]: c for c in report["cash"]}
+    assert cash["manager"]["expected"] == "-1380.00"
+
+    # The reconciliation form carries each line and the audit numbers.
+    form = tmp_path / "form.pdf"
+    ok(hall("report", "form", "--date", "2026-11-28", "--pdf", str(form)))
+    text = pdf_text(form)
+    for expected in (
+        "bingo paper, packs and devices", "215.00", "1700.00", "-1485.00",
+        "decision bingo", "125.00", "treasure chest / raffle sales (H4)", "50.00",
+        "progressive bingo", "PROG 1-30", "R6 1001-1020", "retained by the organisation",
+        "1021-1198",
+    ):  # fmt: skip
+        assert expected in text, expected
+
+    # The next session: the progressive game's calls went up by one (I5) and its prize grew by
+    # half of its paper's sales ($15.00; the program allows up to $200.00 a session).
+    ok(hall("session", "close"))
+    next_day = {"BOOTH_NOW": NEXT_DAY}
+    ok(hall("session", "open", **next_day))
+    posting = ok(hall("bingo", "progressive", "posting", "--json", **next_day))
+    assert (posting[0]["calls"], posting[0]["prize"]) == (51, "515.00")
+    shown_program = ok(hall("program", "show", "--json", **next_day))
+    lucky = shown_program["games"][4]
+    assert (lucky["calls"], lucky["pool"]) == (51, "515.00")
+    # Closing stock is the next session's opening.
+    reconciled = ok(hall("paper", "reconcile", "--session", "2026-11-29/1", "--json", **next_day))
+    assert reconciled == [] or all(r["counts"]["sold"] == 0 for r in reconciled)
+
+
+def test_the_program_prints_for_the_wall_and_the_receipt_printer(
+    bingo_hall: Hall, tmp_path: Path
+) -> None:
+    from hardware.printer.escpos_image import interpret
+
+    pdf = tmp_path / "program.pdf"
+    ok(bingo_hall("printer", "set", "file:printer.bin"))
+    ok(bingo_hall("program", "print", "--pdf", str(pdf), "--print"))
+    text = pdf_text(pdf)
+    for expected in (
+        "Treasure Chest Raffle", "50/50 Raffle drawing", "$1.00 per card face",
+        "$0.25 per card for each 3 numbers called", "sheet $1.00", "50 numbers",
+        "Raise the green card", "Players must be present", "Door $20.00",
+    ):  # fmt: skip
+        assert expected in text, expected
+    printed = "\n".join(interpret((bingo_hall.directory / "printer.bin").read_bytes()).lines)
+    assert "PROGRAM Saturday Night v1" in printed
+    assert "8. Treasure Chest Raffle" in printed and "10. 50/50 Raffle drawing" in printed
+
+
+def test_every_version_of_the_program_is_kept_and_exported(
+    bingo_hall: Hall, tmp_path: Path
+) -> None:
+    edited = ok(bingo_hall("program", "edit", "Saturday Night", "--game", "1",
+                           "--set", "prize=75.00", "--json"))  # fmt: skip
+    assert edited["version"] == 2 and edited["games"][0]["prize"] == "$75.00"
+    versions = ok(bingo_hall("program", "show", "--all", "--json"))
+    assert [v["version"] for v in versions] == [1, 2]
+    assert versions[0]["games"][0]["prize"] == "$100.00"
+    out = tmp_path / "inspection"
+    ok(bingo_hall("export", "--inspector", str(out)))
+    rows = (out / "tables" / "bingo_programs.csv").read_text()
+    assert "75.00" in rows and "100.00" in rows
+
+
+# --- refusals, each exit 1 naming its rule ----------------------------------------------------
+
+
+def test_a_pack_holding_progressive_paper_is_refused(bingo_hall: Hall) -> None:
+    result = bingo_hall("paper", "pack", "Big", "--price", "25.00", "--item", "R6:2",
+                        "--item", "PROG:1")  # fmt: skip
+    refused(result, "I2")
+    assert "PROG" in result.stderr
+    assert ok(bingo_hall("paper", "packs", "--json"))[0]["name"] == "Door"  # nothing else
+
+
+def test_progressive_paper_sells_only_at_the_programs_price(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    refused(bingo_hall("paper", "sell", "--series", "PROG", "--price", "0.50", *S), "I2")
+
+
+def test_a_decision_pool_above_the_limit_keeps_the_excess(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    ok(bingo_hall("bingo", "decision", "enter", "--game", "4", "--faces", "150", *S))
+    shown = ok(bingo_hall("bingo", "decision", "announce", "--game", "4", *S, "--json"))
+    assert (shown["prize"], shown["retained"]) == ("100.00", "50.00")
+    result = bingo_hall("bingo", "pay", "--game", "4", "--amount", "150.00", *S)
+    refused(result, "G4")
+    assert "retained by the organisation" in result.stderr
+    ok(bingo_hall("bingo", "pay", "--game", "4", "--amount", "100.00", *S))
+    report = ok(bingo_hall("report", "day", "--json"))
+    decision = next(p for p in report["products"] if p["line"] == "decision bingo")
+    assert decision["retained"] == "50.00" and decision["net"] == "50.00"
+
+
+def test_a_decision_prize_is_announced_before_it_is_paid(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    ok(bingo_hall("bingo", "decision", "enter", "--game", "4", "--faces", "20", *S))
+    refused(bingo_hall("bingo", "pay", "--game", "4", "--amount", "20.00", *S), "G5")
+
+
+def test_a_chest_participant_not_chosen_through_a_game_of_the_session_is_refused(
+    bingo_hall: Hall,
+) -> None:
+    ok(bingo_hall("session", "open"))
+    result = bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "42", *S)
+    refused(result, "H3")
+    assert "same session" in result.stderr
+    refused(bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "8", *S), "H3")
+    # Game 7 was not won yet in this session: its winner cannot have been chosen.
+    refused(bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "7", *S), "H3")
+    ok(bingo_hall("bingo", "pay", "--game", "7", "--amount", "50.00", *S))
+    ok(bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "7", *S))
+    refused(bingo_hall("bingo", "chest", "open", "--game", "8", "--not-opened", *S), "H5")
+
+
+def test_prizes_above_the_limits_are_refused(bingo_hall: Hall, tmp_path: Path) -> None:
+    ok(bingo_hall("session", "open"))
+    result = bingo_hall("bingo", "pay", "--game", "1", "--amount", "100.01", *S)
+    refused(result, "LIMIT")
+    assert "$100.00" in result.stderr
+    refused(bingo_hall("bingo", "pay", "--game", "9", "--amount", "200.01", *S), "LIMIT")
+    refused(bingo_hall("bingo", "pay", "--game", "6", "--amount", "1000.01", *S), "LIMIT")
+    ok(bingo_hall("bingo", "pay", "--game", "6", "--amount", "600.00", *S))
+    result = bingo_hall("bingo", "pay", "--game", "6", "--amount", "500.00", *S)
+    refused(result, "LIMIT")  # the day's jackpots together
+    assert "$600.00 of jackpots were paid today" in result.stderr
+    # The progressive game won within its calls pays at most its posted prize (I7); played on
+    # as a regular game, at most the regular limit (I6).
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "500.01", *S), "I7")
+    ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--not-won"))
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "150.00", *S), "LIMIT")
+    # A program above the limits is refused when it is defined.
+    over = json.loads(json.dumps(PROGRAM))
+    over["games"][5]["prize"] = "1500.00"
+    refused(
+        bingo_hall("program", "create", "--file", str(_program_file(tmp_path, over, "over.json"))),
+        "LIMIT",
+    )
+    eleven = {**PROGRAM, "name": "Too many", "games": [
+        {"kind": "special", "name": f"S{n}", "prize": "150.00"} for n in range(11)
+    ]}  # fmt: skip
+    result = bingo_hall(
+        "program", "create", "--file", str(_program_file(tmp_path, eleven, "eleven.json"))
+    )
+    refused(result, "LIMIT")
+    assert "at most 10 games a session" in result.stderr
+
+
+def test_a_prize_at_the_w2g_threshold_needs_the_winners_data(bingo_hall: Hall) -> None:
+    ok(bingo_hall("rules", "set", "w2g_threshold", "500.00"))
+    ok(bingo_hall("session", "open"))
+    refused(bingo_hall("bingo", "pay", "--game", "6", "--amount", "1000.00", *S), "W2G")
+    # Split between two winners, each share is under the threshold.
+    ok(bingo_hall("bingo", "pay", "--game", "6", "--amount", "900.00", "--winners", "2", *S))
+
+
+def test_bingo_prizes_are_claimed_on_the_game_date(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    result = bingo_hall("bingo", "pay", "--game", "1", "--amount", "100.00", *S, BOOTH_NOW=NEXT_DAY)
+    refused(result, "B")
+
+
+def test_wingo_and_the_chest_need_their_house_rules(bingo_hall: Hall, tmp_path: Path) -> None:
+    for index, rule in ((6, "J4"), (7, "H1")):
+        bare = json.loads(json.dumps(PROGRAM))
+        del bare["games"][index]["house_rules"]
+        path = _program_file(tmp_path, bare, f"bare{index}.json")
+        refused(bingo_hall("program", "create", "--file", str(path)), rule)
+    no_fee = json.loads(json.dumps(PROGRAM))
+    del no_fee["games"][3]["fee"]
+    refused(
+        bingo_hall("program", "create", "--file", str(_program_file(tmp_path, no_fee, "g.json"))),
+        "G5",
+    )
+
+
+def test_paper_is_sold_once_by_audit_number(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    refused(bingo_hall("paper", "sell", "--series", "PROG", "--qty", "101", *S), "PAPER")
+    ok(bingo_hall("paper", "sell", "--series", "PROG", "--qty", "100", *S))
+    refused(bingo_hall("paper", "sell", "--series", "PROG", *S), "PAPER")
+    with Station(bingo_hall.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        from pos.services import bingo_paper
+
+        stock = {(s.series, s.state): s.sheets for s in bingo_paper.paper_stock(st)}
+    assert stock[("PROG", "sold")] == 100 and ("PROG", "stock") not in stock
+
+
+def test_a_progressive_won_within_its_calls_pays_its_prize_and_starts_again(
+    bingo_hall: Hall,
+) -> None:
+    ok(bingo_hall("session", "open"))
+    ok(bingo_hall("paper", "sell", "--series", "PROG", "--qty", "40", *S))
+    ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--not-won"))
+    ok(bingo_hall("session", "close"))
+    day2 = {"BOOTH_NOW": NEXT_DAY}
+    ok(bingo_hall("session", "open", **day2))
+    posted = ok(bingo_hall("bingo", "progressive", "posting", "--json", **day2))[0]
+    assert (posted["calls"], posted["prize"]) == (51, "520.00")  # + half of $40.00 of paper
+    won = ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--won", "--json", **day2))
+    assert (won["calls"], won["prize"], won["continues_as_regular"]) == (51, "520.00", False)
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.01", *S, **day2), "I7")
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.00", *S, **day2))
+    report = ok(bingo_hall("report", "day", "--date", "2026-11-29", "--json", **day2))
+    line = next(p for p in report["products"] if p["line"] == "progressive bingo")
+    assert line["prizes_paid"] == "520.00"
+    again = ok(bingo_hall("bingo", "progressive", "posting", "--json", **day2))[0]
+    assert (again["calls"], again["prize"]) == (50, "500.00")  # the program's start again
