@@ -265,6 +265,8 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
     shown_program = ok(hall("program", "show", "--json", **next_day))
     lucky = shown_program["games"][4]
     assert (lucky["calls"], lucky["pool"]) == (51, "515.00")
+    # Every projection rebuilds to the same rows from the events (booth verify --deep).
+    assert ok(hall("verify", "--deep", "--json", **next_day))["ok"] is True
     # Closing stock is the next session's opening.
     reconciled = ok(hall("paper", "reconcile", "--session", "2026-11-29/1", "--json", **next_day))
     assert reconciled == [] or all(r["counts"]["sold"] == 0 for r in reconciled)
@@ -492,3 +494,25 @@ def test_a_booth_sells_paper_the_manager_issued_and_the_manager_reconciles_it(
         assert line["audit_numbers"] == ["R6 1001-1002", "R6 1101-1104", "SP 5001", "SP 5051-5052"]
         cash = {c["station"]: c["expected"] for c in report["cash"]}
         assert cash == {"booth-1": "-60.00", "manager": "20.00"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "problem"),
+    [
+        ("PaperSold", {"session": "s", "qty": 2, "price": 100, "amount": 1, "sheets": []},
+         "amount: is 1, not qty x price = 200"),
+        ("PaperReceived", {"series": "R6", "manufacturer": "A", "faces": "6-on",
+                           "progressive": False, "first": 10, "last": 9, "invoice": "I"},
+         "last: 9 is not within"),
+        ("BingoPrizePaid", {"session": "s", "game_date": "2026-11-28", "game": 1,
+                            "kind": "regular", "name": "x", "amount": -5, "winners": []},
+         "amount: is -5"),
+        ("ProgramDefined", {"name": "x", "version": 1, "program": {"name": "x", "games": []}},
+         "program: is not a game program"),
+    ],
+)  # fmt: skip
+def test_bingo_event_bodies_are_checked(kind: str, body: dict[str, Any], problem: str) -> None:
+    from pos.domain.event_schemas import body_problem
+
+    found = body_problem(kind, body)
+    assert found is not None and problem in found, found
