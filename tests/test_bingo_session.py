@@ -265,6 +265,8 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
     shown_program = ok(hall("program", "show", "--json", **next_day))
     lucky = shown_program["games"][4]
     assert (lucky["calls"], lucky["pool"]) == (51, "515.00")
+    # Every projection rebuilds to the same rows from the events (booth verify --deep).
+    assert ok(hall("verify", "--deep", "--json", **next_day))["ok"] is True
     # Closing stock is the next session's opening.
     reconciled = ok(hall("paper", "reconcile", "--session", "2026-11-29/1", "--json", **next_day))
     assert reconciled == [] or all(r["counts"]["sold"] == 0 for r in reconciled)
@@ -449,3 +451,68 @@ def test_a_progressive_won_within_its_calls_pays_its_prize_and_starts_again(
     assert line["prizes_paid"] == "520.00"
     again = ok(bingo_hall("bingo", "progressive", "posting", "--json", **day2))[0]
     assert (again["calls"], again["prize"]) == (50, "500.00")  # the program's start again
+
+
+def test_a_booth_sells_paper_the_manager_issued_and_the_manager_reconciles_it(
+    bingo_hall: Hall, tmp_path: Path
+) -> None:
+    """Through the services (the screens' API): the manager issues paper to booth-1, the booth
+    sells packs from it, and once synced the manager's day report has them by station."""
+    from pos.services import bingo_games, bingo_paper, reports, sessions
+    from pos.services import hall as hall_service
+    from pos.services.replicate import pull
+
+    environ = {"BOOTH_NOW": TRAINING_NOW}
+    with Station(bingo_hall.directory, environ=environ) as m:
+        bundle = hall_service.add_station(m, name="booth-1", role="booth", operator="M1")
+        (tmp_path / "b.json").write_text(json.dumps(bundle))
+        hall_service.join(tmp_path / "booth-1", tmp_path / "b.json", environ=environ)
+        issued = bingo_paper.issue_paper(m, "R6", first=1101, last=1200, to="booth-1",
+                                         operator="M1")  # fmt: skip
+        assert issued["to"] == "booth-1"
+        bingo_paper.issue_paper(m, "SP", first=5051, last=5100, to="booth-1", operator="M1")
+        sessions.open_session(m, operator="M1")
+    booth_dir = tmp_path / "booth-1"
+    with (
+        Station(bingo_hall.directory, environ=environ) as m,
+        Station(booth_dir, environ=environ) as b,
+    ):
+        pull(m.ledger, b.ledger)
+    with Station(booth_dir, environ=environ) as b:
+        sale = bingo_paper.sell_pack(b, "Door", qty=2, operator="S1")
+        assert sale.audit_numbers == ["R6 1101-1104", "SP 5051-5052"]
+        prize = bingo_games.pay_prize(b, game=1, amount="100.00", winners=3, operator="S1")
+        assert prize.shares == ["33.34", "33.33", "33.33"]
+    with Station(bingo_hall.directory, environ=environ) as m:
+        mine = bingo_paper.sell_pack(m, "Door", qty=1, operator="S1")
+        assert mine.audit_numbers == ["R6 1001-1002", "SP 5001"]  # the manager's own stock
+        with Station(booth_dir, environ=environ) as b:
+            pull(b.ledger, m.ledger)
+        report = reports.day_report(m, "2026-11-28")
+        line = next(p for p in report["products"] if p["line"] == "bingo paper, packs and devices")
+        assert line["gross"] == "60.00" and line["prizes_paid"] == "100.00"
+        assert line["audit_numbers"] == ["R6 1001-1002", "R6 1101-1104", "SP 5001", "SP 5051-5052"]
+        cash = {c["station"]: c["expected"] for c in report["cash"]}
+        assert cash == {"booth-1": "-60.00", "manager": "20.00"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "problem"),
+    [
+        ("PaperSold", {"session": "s", "qty": 2, "price": 100, "amount": 1, "sheets": []},
+         "amount: is 1, not qty x price = 200"),
+        ("PaperReceived", {"series": "R6", "manufacturer": "A", "faces": "6-on",
+                           "progressive": False, "first": 10, "last": 9, "invoice": "I"},
+         "last: 9 is not within"),
+        ("BingoPrizePaid", {"session": "s", "game_date": "2026-11-28", "game": 1,
+                            "kind": "regular", "name": "x", "amount": -5, "winners": []},
+         "amount: is -5"),
+        ("ProgramDefined", {"name": "x", "version": 1, "program": {"name": "x", "games": []}},
+         "program: is not a game program"),
+    ],
+)  # fmt: skip
+def test_bingo_event_bodies_are_checked(kind: str, body: dict[str, Any], problem: str) -> None:
+    from pos.domain.event_schemas import body_problem
+
+    found = body_problem(kind, body)
+    assert found is not None and problem in found, found

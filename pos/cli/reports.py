@@ -33,6 +33,12 @@ def _day_text(r: dict[str, Any]) -> str:
             f"  raffle {f['raffle']:<10} sold {f['tickets_sold'] - f['tickets_voided']:>5} gross "
             f"${f['gross']:>9} prizes ${f['prizes']:>9} net ${f['net']:>9}"
         )
+    for b in r.get("bingo", {}).get("lines", []):  # issue #18: the bingo session
+        if b["gross"] != "0.00" or b["prizes_paid"] != "0.00":
+            lines.append(
+                f"  {b['line']:<31} gross ${b['gross']:>9} prizes ${b['prizes_paid']:>9} "
+                f"net ${b['net']:>9}"
+            )
     for c in r["cash"]:
         lines.append(
             f"  drawer {c['station']:<10} expected ${c['expected']:>9} counted "

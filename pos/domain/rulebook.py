@@ -419,7 +419,10 @@ SETTING_SOURCES: dict[str, str] = {
     "retention_years": "11VAC15-40-60 C 4, K 7: three years following the close of the fiscal year",
     "fiscal_year_start_month": "the organisation's fiscal year (C 4 counts from its close)",
     "fiscal_year_start_day": "the organisation's fiscal year (C 4 counts from its close)",
-    "w2g_threshold": "IRS Form W-2G (26 U.S.C. § 6041(a)), not Virginia law",
+    "w2g_threshold": "IRS Form W-2G (26 U.S.C. § 6041(a)), not Virginia law: $1,200 for bingo "
+    "winnings paid before 2026, $2,000 for payments in calendar year 2026 (One Big Beautiful "
+    "Bill Act § 70433; IRS draft 2026 Instructions for Forms W-2G and 5754, 15 December 2025; "
+    "REG-113229-25), indexed for inflation after 2026",
     "max_faces_per_game": "11VAC15-40-60 E 1 c: a maximum of 54 card faces per device per game",
     "regular_prize_limit": "Code of Virginia § 18.2-340.33 (9) b: no regular or special bingo "
     "game prize above $100 (HB 1843, 2021 Acts Sp. Sess. I c. 491, kept it for all but 10 games "

@@ -211,18 +211,27 @@ def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
             event.hlc,
         ),
     )
+    # A sale from another station may arrive before the paper's receipt: its sheets are then
+    # on file as sold, and the receipt (INSERT OR IGNORE) leaves them so.
     for item in sheets:
-        conn.execute(
-            "UPDATE p_paper_sheets SET state = 'sold', sold_hlc = ?, sold_session = ?, "
-            "sale_origin = ?, sale_seq = ? WHERE series = ? AND audit BETWEEN ? AND ?",
+        conn.executemany(
+            "INSERT INTO p_paper_sheets (series, audit, holder, state, received_hlc, sold_hlc, "
+            "sold_session, sale_origin, sale_seq) VALUES (?, ?, ?, 'sold', ?, ?, ?, ?, ?) "
+            "ON CONFLICT (series, audit) DO UPDATE SET state = 'sold', sold_hlc = "
+            "excluded.sold_hlc, sold_session = excluded.sold_session, sale_origin = "
+            "excluded.sale_origin, sale_seq = excluded.sale_seq",
             (
-                event.hlc,
-                body["session"],
-                event.origin,
-                event.seq,
-                item["series"],
-                int(item["first"]),
-                int(item["last"]),
+                (
+                    item["series"],
+                    audit,
+                    event.origin,
+                    event.hlc,
+                    event.hlc,
+                    body["session"],
+                    event.origin,
+                    event.seq,
+                )
+                for audit in range(int(item["first"]), int(item["last"]) + 1)
             ),
         )
 
