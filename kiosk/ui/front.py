@@ -26,6 +26,12 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def _share(label: str) -> float:
+    """A tab's share of the bar's width: by its label's length, so that seven or eight tabs
+    fit at 800x480 without shortening the longest ("Exceptions")."""
+    return len(label) + 4.0
+
+
 class NavBar(Row):
     def __init__(self, tabs: list[Tab], go: Callable[[str], None], log_out: Callable[[], None]):
         super().__init__()
@@ -37,9 +43,12 @@ class NavBar(Row):
                 colour=common.PANEL_HI,
                 ident=f"tab-{tab.screen}",
             )
+            button.size_hint_x = _share(tab.label)
             self.buttons[tab.screen] = button
             self.add_widget(button)
-        self.add_widget(TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout"))
+        logout = TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout")
+        logout.size_hint_x = _share("Log out")
+        self.add_widget(logout)
 
     def highlight(self, name: str) -> None:
         for screen, button in self.buttons.items():

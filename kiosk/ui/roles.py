@@ -25,6 +25,7 @@ class Tab:
 
 
 def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
+    from kiosk.ui.screens.booth_bingo import BingoScreen
     from kiosk.ui.screens.booth_close import BoothCloseScreen
     from kiosk.ui.screens.booth_devices import DevicesScreen
     from kiosk.ui.screens.booth_sell import SellScreen
@@ -40,6 +41,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         VoidScreen,
         DevicesScreen,
         SealScreen,
+        BingoScreen,
         BoothCloseScreen,
     ]
     tabs = [
@@ -48,6 +50,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("void", "Void"),
         Tab("devices", "Devices"),
         Tab("seal", "Seals"),
+        Tab("bingo", "Bingo"),
         Tab("close", "Close"),
     ]
     return [s(front) for s in screens], tabs, "sell"
@@ -59,12 +62,14 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_deals import DealsScreen
     from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
+    from kiosk.ui.screens.manager_program import ProgramScreen
 
     screens = [
         ManagerLoginScreen,
         DashboardScreen,
         ExceptionsScreen,
         DealsScreen,
+        ProgramScreen,
         RosterScreen,
         SessionScreen,
     ]
@@ -72,6 +77,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("dashboard", "Today"),
         Tab("exceptions", "Exceptions"),
         Tab("deals", "Deals"),
+        Tab("program", "Program"),
         Tab("roster", "Roster"),
         Tab("session", "Session"),
     ]

@@ -28,6 +28,7 @@ def test_view_models_worker_and_runtime_import_no_kivy() -> None:
     code = (
         "import sys\n"
         "import kiosk.viewmodels.booth, kiosk.viewmodels.kiosk, kiosk.viewmodels.manager\n"
+        "import kiosk.viewmodels.bingo\n"
         "import kiosk.runtime, pos.services.worker, kiosk.app, kiosk.env\n"
         "assert not [m for m in sys.modules if m.startswith('kivy')], 'kivy imported'\n"
     )

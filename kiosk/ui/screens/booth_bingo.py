@@ -1,0 +1,158 @@
+"""The bingo session at the booth (issue #18): packs and paper sold at the door by audit number,
+raffle tickets (each printed as its stub and the buyer's part), and bingo prizes paid: tap the
+game won, the prize and the winners it is split between, PAY."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from kivy.uix.behaviors import ButtonBehavior
+
+from kiosk.ui import theme as t
+from kiosk.ui.screens.base import RoleScreen
+from kiosk.ui.theme import theme
+from kiosk.ui.widgets import (
+    Box,
+    Field,
+    ListBox,
+    OutcomeBanner,
+    Panel,
+    Row,
+    Text,
+    TouchButton,
+    fixed,
+)
+from kiosk.viewmodels import bingo, common
+from pos.services.station import Station
+
+
+class Card(ButtonBehavior, Panel):  # type: ignore[misc]
+    """A list entry to tap: a product to sell, a game whose prize is paid."""
+
+    def __init__(self, lines: list[tuple[str, float, bool]], ident: str, colour: str,
+                 on_tap: Callable[[], None]) -> None:  # fmt: skip
+        super().__init__(colour=colour, orientation="vertical", size_hint_y=None, ident=ident)
+        self._on_tap = on_tap
+        self.lines = [Text(text, size=size, bold=bold, fit=True) for text, size, bold in lines]
+        for line in self.lines:
+            self.add_widget(line)
+            line.bind(height=self._fit)
+        self._fit()
+
+    def _fit(self, *_: object) -> None:
+        self.height = max(
+            theme.px(t.MIN_TARGET),
+            sum(x.height for x in self.lines) + theme.px(t.GAP) * (len(self.lines) + 1),
+        )
+
+    def on_release(self) -> None:
+        self._on_tap()
+
+
+class BingoScreen(RoleScreen):
+    screen_name = "bingo"
+
+    def build(self) -> None:
+        self.chosen: bingo.PrizeGameVM | None = None
+        self.banner = OutcomeBanner(ident="bingo")
+        fixed(self.banner, 92)  # a refusal's sentence and the rule it cites: four short lines
+        self.body.add_widget(self.banner)
+        columns = Box("horizontal")
+        # selling: packs, paper, raffle tickets
+        sell = Panel(orientation="vertical", size_hint_x=0.55)
+        inputs = Row()
+        self.qty = Field("Qty 1", ident="bingo-qty", numeric=True, size_hint_x=0.3)
+        self.buyer = Field("Player card (optional)", ident="bingo-buyer", size_hint_x=0.7)
+        inputs.add_widget(self.qty)
+        inputs.add_widget(self.buyer)
+        self.items = ListBox(ident="bingo-items")
+        sell.add_widget(inputs)
+        sell.add_widget(self.items)
+        # paying a prize
+        pay = Panel(orientation="vertical", size_hint_x=0.45)
+        self.program = Text(size=t.SMALL, colour=common.MUTED, one_line=True, ident="program")
+        fixed(self.program, 22)
+        self.games = ListBox(ident="prize-games")
+        amounts = Row()
+        self.amount = Field("Prize $", ident="prize-amount", size_hint_x=0.6)
+        self.winners = Field("Winners 1", ident="prize-winners", numeric=True, size_hint_x=0.4)
+        amounts.add_widget(self.amount)
+        amounts.add_widget(self.winners)
+        self.pay = TouchButton("PAY PRIZE", on_press=self._pay, colour=common.OK, ident="pay-prize")
+        for widget in (self.program, self.games, amounts, self.pay):
+            pay.add_widget(widget)
+        columns.add_widget(sell)
+        columns.add_widget(pay)
+        self.body.add_widget(columns)
+        self.banner.clear("Tap a pack, paper or raffle to sell; a game to pay its prize")
+
+    def load(self, st: Station) -> bingo.BingoBoothVM:
+        return bingo.booth_screen(st)
+
+    def render(self, vm: bingo.BingoBoothVM) -> None:
+        self.program.text = ("" if vm.session_open else "No session open · ") + vm.program
+        cards = [
+            Card(
+                [(item.text.split("\n")[0], t.BODY, True), (item.detail, t.SMALL, False)],
+                f"sell-{item.ident}",
+                common.PANEL_HI,
+                partial(self._sell, item),
+            )
+            for item in vm.items
+        ]
+        self.items.fill(cards or [Text("Nothing on sale: the manager receives paper", fit=True)])
+        if self.chosen is not None and self.chosen not in vm.games:
+            self.chosen = None
+        self.games.fill(
+            [
+                Card(
+                    [(game.text, t.BODY, game == self.chosen)],
+                    game.ident,
+                    common.INFO if game == self.chosen else common.PANEL_HI,
+                    partial(self._choose, game),
+                )
+                for game in vm.games
+            ]
+            or [Text("No prizes to pay: no game program", fit=True)]
+        )
+
+    def _choose(self, game: bingo.PrizeGameVM) -> None:
+        self.chosen = game
+        self.amount.text = game.prize
+        self.winners.text = ""
+        if self.vm is not None:
+            self.render(self.vm)
+
+    def _sell(self, item: bingo.SaleItemVM) -> None:
+        qty, buyer, badge = self.qty.text, self.buyer.text, self.operator
+        self.front.call(
+            lambda st: bingo.sell_item(st, item, qty, buyer, badge), self._sold, prints=True
+        )
+
+    def _sold(self, outcome: common.Outcome) -> None:
+        self.show(outcome)
+        if outcome.ok:
+            self.qty.text = self.buyer.text = ""
+        self.refresh()
+
+    def _pay(self) -> None:
+        game, amount, winners, badge = (
+            self.chosen,
+            self.amount.text,
+            self.winners.text,
+            self.operator,
+        )
+        self.front.call(
+            lambda st: bingo.pay_prize(st, game, amount, winners, badge), self._paid, prints=True
+        )
+
+    def _paid(self, outcome: common.Outcome) -> None:
+        self.show(outcome)
+        if outcome.ok:
+            self.chosen = None
+            self.amount.text = self.winners.text = ""
+        self.refresh()
+
+    def show(self, outcome: common.Outcome) -> None:
+        self.banner.show(outcome)

@@ -1,0 +1,133 @@
+"""The game program at the manager station (issue #18): load a program from its file, see the
+version in effect (its games in order, their patterns, paper and prizes, the products on sale),
+change a game's price or prize, or the house rules: each change is a new version, checked
+against the prize limits (LIMIT, G4, I7) like the first."""
+
+from __future__ import annotations
+
+from kivy.uix.widget import Widget
+
+from kiosk.ui import theme as t
+from kiosk.ui.screens.base import RoleScreen
+from kiosk.ui.theme import theme
+from kiosk.ui.widgets import Field, ListBox, OutcomeBanner, Panel, Row, Text, TouchButton, fixed
+from kiosk.viewmodels import bingo, common
+from pos.services.station import Station
+
+
+class ProgramScreen(RoleScreen):
+    screen_name = "program"
+
+    def build(self) -> None:
+        top = Row()
+        self.path = Field("Program file to load (JSON or TOML)", ident="program-path")
+        load = TouchButton("Load", on_press=self._load, colour=common.OK, ident="program-load")
+        load.size_hint_x = 0.25
+        top.add_widget(self.path)
+        top.add_widget(load)
+        self.body.add_widget(top)
+        self.banner = OutcomeBanner(ident="program")
+        fixed(self.banner, 56)
+        self.body.add_widget(self.banner)
+        self.heading = Text(size=t.BODY, bold=True, one_line=True, ident="program-heading")
+        fixed(self.heading, 26)
+        self.body.add_widget(self.heading)
+        self.rows = ListBox(ident="program-games")
+        self.body.add_widget(self.rows)
+        self.banner.clear("The game program in effect")
+
+    def load(self, st: Station) -> bingo.ProgramVM:
+        return bingo.program_screen(st)
+
+    def render(self, vm: bingo.ProgramVM) -> None:
+        self.heading.text = vm.heading
+        rows = [self._game(vm, game) for game in vm.games]
+        if vm.name is not None:
+            rows.append(self._house_rules(vm))
+            sale = Text(f"On sale: {vm.products}", size=t.SMALL, fit=True)
+            rows.append(_fitted(Panel(orientation="vertical", size_hint_y=None), [sale]))
+        self.rows.fill(rows)
+
+    def _game(self, vm: bingo.ProgramVM, game: bingo.GameRowVM) -> Panel:
+        panel = Panel(orientation="vertical", size_hint_y=None, ident=f"program-game-{game.number}")
+        title = Text(f"{game.number}. {game.title} · {game.kind}", size=t.BODY, bold=True, fit=True)
+        detail = Text(game.detail, size=t.SMALL, colour=common.MUTED, fit=True)
+        parts: list[Widget] = [title, detail]
+        if game.fields:
+            edits = Row()
+            fields: dict[str, Field] = {}
+            for key, label, value in game.fields:
+                field = Field(label, ident=f"game-{game.number}-{key}")
+                field.text = value
+                fields[key] = field
+                edits.add_widget(Text(f"{label} $", size=t.SMALL, halign="right", size_hint_x=0.45))
+                edits.add_widget(field)
+            was = {key: value for key, _, value in game.fields}
+            save = TouchButton(
+                "Save",
+                on_press=lambda: self._save(vm, game.number, fields, was),
+                colour=common.INFO,
+                size=t.BODY,
+                ident=f"save-game-{game.number}",
+                size_hint_x=0.5,
+            )
+            edits.add_widget(save)
+            parts.append(edits)
+        return _fitted(panel, parts)
+
+    def _house_rules(self, vm: bingo.ProgramVM) -> Panel:
+        panel = Panel(orientation="vertical", size_hint_y=None, ident="program-house-rules")
+        shown = Text(
+            f"House rules: {vm.house_rules or '(none on the program)'}", size=t.SMALL, fit=True
+        )
+        edits = Row()
+        text = Field("New house rules text", ident="house-rules-text")
+        post = TouchButton(
+            "Put on program",
+            on_press=lambda: self._rules(vm, text.text),
+            colour=common.INFO,
+            size=t.BODY,
+            ident="house-rules-save",
+            size_hint_x=0.5,
+        )
+        edits.add_widget(text)
+        edits.add_widget(post)
+        return _fitted(panel, [shown, edits])
+
+    def _load(self) -> None:
+        path, badge = self.path.text, self.operator
+        self.front.call(lambda st: bingo.load_program(st, path, badge), self._done)
+
+    def _save(
+        self, vm: bingo.ProgramVM, number: int, fields: dict[str, Field], was: dict[str, str]
+    ) -> None:
+        name, badge = vm.name or "", self.operator
+        values = {key: field.text for key, field in fields.items()}
+        self.front.call(
+            lambda st: bingo.edit_game(st, name, number, values, was, badge), self._done
+        )
+
+    def _rules(self, vm: bingo.ProgramVM, text: str) -> None:
+        name, badge = vm.name or "", self.operator
+        self.front.call(lambda st: bingo.set_house_rules(st, name, text, badge), self._done)
+
+    def _done(self, outcome: common.Outcome) -> None:
+        self.show(outcome)
+        self.refresh()
+
+    def show(self, outcome: common.Outcome) -> None:
+        self.banner.show(outcome)
+
+
+def _fitted(panel: Panel, parts: list[Widget]) -> Panel:
+    """`panel` holding `parts`, as tall as they are."""
+    for part in parts:
+        panel.add_widget(part)
+
+    def fit(*_: object) -> None:
+        panel.height = sum(p.height for p in parts) + theme.px(t.GAP) * (len(parts) + 1)
+
+    for part in parts:
+        part.bind(height=fit)
+    fit()
+    return panel

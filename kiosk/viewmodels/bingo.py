@@ -1,0 +1,337 @@
+"""The bingo session on the touch screens (issue #18): at the booth, packs and paper sold by
+audit number, raffle tickets, and bingo prizes paid; at the manager, the game program shown
+and edited (a new version each time). Functions taking a Station run on the StationWorker; the
+rest are pure. No Kivy here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, attempt, cents, money
+from pos.domain.money import format_amount
+from pos.errors import BadInput
+from pos.services import bingo_games, bingo_paper, bingo_program, current_session, raffle
+from pos.services.station import Station
+
+#: Program games whose prizes the booth pays (bingo_games.PAYABLE), by kind name.
+PAYABLE = frozenset(kind.value for kind in bingo_games.PAYABLE)
+
+# -- the booth: what it sells -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SaleItemVM:
+    """One thing the booth sells on the bingo screen: a pack, paper of a series, a raffle."""
+
+    kind: str  # "pack", "paper" or "raffle"
+    name: str
+    price: str  # "$20.00", or "" where the program lists no price
+    detail: str  # what is in it, what is left
+
+    @property
+    def ident(self) -> str:
+        return f"{self.kind}-{self.name}"
+
+    @property
+    def text(self) -> str:
+        label = {"pack": "Pack", "paper": "Paper", "raffle": "Raffle"}[self.kind]
+        price = f" · {self.price}" if self.price else ""
+        return f"{label} {self.name}{price}\n{self.detail}"
+
+
+@dataclass(frozen=True)
+class PrizeGameVM:
+    number: int
+    title: str
+    kind: str
+    prize: str  # the program's fixed prize as a decimal string, or "" (a pool)
+
+    @property
+    def ident(self) -> str:
+        return f"game-{self.number}"
+
+    @property
+    def text(self) -> str:
+        shown = f" · ${self.prize}" if self.prize else ""
+        return f"{self.number}. {self.title}{shown}"
+
+
+@dataclass(frozen=True)
+class BingoBoothVM:
+    program: str  # "Saturday Night v2", or why there is none
+    session_open: bool
+    items: tuple[SaleItemVM, ...]
+    games: tuple[PrizeGameVM, ...]
+
+
+def _sheets(count: int) -> str:
+    return f"{count:,} sheet{'s' if count != 1 else ''}"
+
+
+def booth_screen(st: Station) -> BingoBoothVM:
+    """Packs (from the program's products, else every pack defined), paper sold apart (the
+    program's paper products and progressive paper), with this station's stock; the raffles
+    held here still selling; and the program's games whose prizes the booth pays."""
+    found = bingo_program.program_in_effect(st)
+    stock: dict[str, int] = {}
+    for lot in bingo_paper.paper_stock(st):
+        if lot.holder == st.id and lot.state == "stock":
+            stock[lot.series] = stock.get(lot.series, 0) + lot.sheets
+    packs = {p.name: p for p in bingo_paper.list_packs(st)}
+    items: list[SaleItemVM] = []
+    games: list[PrizeGameVM] = []
+    program = "No game program yet: the manager defines it"
+    if found is not None:
+        parsed, version = found
+        program = f"{parsed.name} v{version}"
+        listed = [p for p in parsed.products if p.kind.value == "pack" and p.name in packs]
+        items += [_pack_item(packs[product.name], stock) for product in listed]
+        apart = {p.name: p.price for p in parsed.products if p.kind.value == "paper"}
+        for game in parsed.games:
+            if game.kind.value == "progressive" and game.paper:
+                apart.setdefault(game.paper, game.price)
+        for series, price in apart.items():
+            items.append(
+                SaleItemVM(
+                    "paper",
+                    series,
+                    money(price) if price else "",
+                    f"{_sheets(stock.get(series, 0))} here",
+                )
+            )
+        for game in parsed.games:
+            if game.kind.value in PAYABLE:
+                prize = format_amount(game.prize) if game.prize is not None else ""
+                games.append(PrizeGameVM(game.number, game.title, game.kind.value, prize))
+    if not any(item.kind == "pack" for item in items):
+        items[:0] = [_pack_item(pack, stock) for pack in packs.values()]
+    for shown in raffle.list_raffles(st):
+        if shown["held_by"] == st.id and shown["stubs"] is None:
+            items.append(
+                SaleItemVM(
+                    "raffle",
+                    shown["raffle"],
+                    money(cents(shown["price"])),
+                    f"{shown['name']} · drawing {shown['drawing_date']} · "
+                    f"{shown['tickets_sold'] - shown['tickets_voided']} sold",
+                )
+            )
+    return BingoBoothVM(
+        program=program,
+        session_open=current_session.open_session_now(st) is not None,
+        items=tuple(items),
+        games=tuple(games),
+    )
+
+
+def _pack_item(pack: bingo_paper.PackView, stock: dict[str, int]) -> SaleItemVM:
+    inside = ", ".join(f"{i['count']} × {i['series']}" for i in pack.items)
+    left = min(
+        (stock.get(str(i["series"]), 0) // max(1, int(i["count"])) for i in pack.items), default=0
+    )
+    games = f"{pack.games} · " if pack.games else ""
+    return SaleItemVM(
+        "pack", pack.name, money(cents(pack.price)), f"{games}{inside} · {left:,} packs here"
+    )
+
+
+def _qty(text: str) -> int:
+    text = text.strip() or "1"
+    if not text.isdigit() or not 0 < int(text) <= 500:
+        raise BadInput("qty", f"{text!r}: enter how many, 1 to 500")
+    return int(text)
+
+
+def sell_item(st: Station, item: SaleItemVM, qty: str, buyer: str, operator: str) -> Outcome:
+    """Sell `qty` of a pack, paper or raffle tickets; the outcome says the audit numbers (or
+    the ticket numbers) that went to the buyer."""
+
+    def run() -> Outcome:
+        count = _qty(qty)
+        who = buyer.strip() or None
+        if item.kind == "raffle":
+            sold = raffle.sell(st, item.name, qty=count, buyer=who, operator=operator)
+            numbers = ", ".join(t["number"] for t in sold["tickets"])
+            receipts = ", ".join(f"#{t['receipt']}" for t in sold["tickets"])
+            plural = "s" if count > 1 else ""
+            return Outcome(
+                True,
+                f"SOLD {count} × RAFFLE {item.name}",
+                f"{money(cents(sold['amount']))} · ticket{plural} {numbers} · "
+                f"receipt{plural} {receipts}",
+                OK,
+                data=(("tickets", tuple(t["number"] for t in sold["tickets"])),),
+            )
+        if item.kind == "pack":
+            sale = bingo_paper.sell_pack(st, item.name, qty=count, buyer=who, operator=operator)
+        else:
+            sale = bingo_paper.sell_paper(st, item.name, qty=count, buyer=who, operator=operator)
+        return Outcome(
+            True,
+            f"SOLD {sale.qty} × {sale.what}",
+            f"{money(cents(sale.amount))} · receipt #{sale.receipt} · audit "
+            + ", ".join(sale.audit_numbers),
+            OK,
+            data=(("receipt", sale.receipt), ("audit", tuple(sale.audit_numbers))),
+        )
+
+    return attempt(run, "Sale refused")
+
+
+def pay_prize(
+    st: Station, game: PrizeGameVM | None, amount: str, winners: str, operator: str
+) -> Outcome:
+    """Pay a bingo game's prize, split between its winners (LIMIT, B and W2G checked by the
+    service)."""
+
+    def run() -> Outcome:
+        if game is None:
+            raise BadInput("game", "tap the game that was won first")
+        if not amount.strip():
+            raise BadInput("amount", "enter the prize paid")
+        count = winners.strip() or "1"
+        paid = bingo_games.pay_prize(
+            st, game=game.number, amount=amount.strip(), winners=count, operator=operator
+        )
+        split = f" · {len(paid.shares)} winners: " + ", ".join(
+            money(cents(share)) for share in paid.shares
+        )
+        return Outcome(
+            True,
+            f"PAY {money(cents(paid.amount))}",
+            f"Game {paid.game}: {paid.title} · receipt #{paid.receipt}"
+            + (split if len(paid.shares) > 1 else ""),
+            OK,
+            data=(("receipt", paid.receipt),),
+        )
+
+    return attempt(run, "DO NOT PAY")
+
+
+# -- the manager: the game program --------------------------------------------------------------
+
+#: The fields a game row offers for editing, by kind: (program key, label).
+EDITABLE: dict[str, tuple[tuple[str, str], ...]] = {
+    "decision": (("entry", "Entry per face"), ("fee", "Fee per 3 numbers")),
+    "progressive": (("price", "Sheet price"), ("prize", "Prize")),
+    "treasure-chest": (("price", "Entry price"),),
+    "raffle": (),
+}
+DEFAULT_FIELDS = (("prize", "Prize"),)
+
+
+@dataclass(frozen=True)
+class GameRowVM:
+    number: int
+    kind: str
+    title: str
+    detail: str  # pattern, paper, prize as the program prints them
+    fields: tuple[tuple[str, str, str], ...]  # (key, label, current value as a decimal string)
+
+    @property
+    def text(self) -> str:
+        return f"{self.number}. {self.title} · {self.kind}\n{self.detail}"
+
+
+@dataclass(frozen=True)
+class ProgramVM:
+    name: str | None  # None: no program yet
+    heading: str
+    house_rules: str
+    games: tuple[GameRowVM, ...]
+    products: str
+
+
+def _row(line: bingo_program.GameLine) -> GameRowVM:
+    parts = [p for p in (line.pattern, f"paper {line.paper}" if line.paper else "") if p]
+    parts.append(line.prize)
+    if line.calls is not None:
+        parts.append(f"{line.calls} calls now, ${line.pool} now")
+    if line.raffle:
+        parts.append(f"raffle {line.raffle}")
+    values = {
+        "price": line.price or "",
+        "entry": line.entry or "",
+        "fee": line.fee or "",
+        "prize": _prize_value(line),
+    }
+    fields = tuple(
+        (key, label, values[key]) for key, label in EDITABLE.get(line.kind, DEFAULT_FIELDS)
+    )
+    return GameRowVM(line.number, line.kind, line.title, " · ".join(parts), fields)
+
+
+def _prize_value(line: bingo_program.GameLine) -> str:
+    """The fixed prize as a decimal string, read back from the printed prize ("$100.00")."""
+    text = line.prize.strip()
+    if text.startswith("$"):
+        amount = text[1:].split(" ", 1)[0].replace(",", "")
+        if amount.replace(".", "", 1).isdigit():
+            return amount
+    return ""
+
+
+def program_screen(st: Station) -> ProgramVM:
+    found = bingo_program.program_in_effect(st)
+    if found is None:
+        return ProgramVM(
+            None, "No game program yet: load one from its file (JSON or TOML)", "", (), ""
+        )
+    shown = bingo_program.show_program(st)
+    products = " · ".join(
+        f"{p.kind} {p.name}" + (f" ${p.price}" if p.price else "") for p in shown.products
+    )
+    return ProgramVM(
+        name=shown.name,
+        heading=f"{shown.name} · version {shown.version}"
+        + (f" by {shown.defined_by}" if shown.defined_by else "")
+        + f" · {len(shown.games)} games",
+        house_rules=shown.house_rules,
+        games=tuple(_row(g) for g in shown.games),
+        products=products or "no products listed",
+    )
+
+
+def load_program(st: Station, path: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        from pathlib import Path
+
+        if not path.strip():
+            raise BadInput("program", "enter the program file's path")
+        program = bingo_program.read_program_file(Path(path.strip()))
+        shown = bingo_program.create_program(st, program, operator=operator)
+        return Outcome(
+            True,
+            f"PROGRAM {shown.name} v{shown.version}",
+            f"{len(shown.games)} games, checked against the prize limits",
+            OK,
+        )
+
+    return attempt(run, "Program refused")
+
+
+def edit_game(
+    st: Station, name: str, number: int, values: dict[str, str], was: dict[str, str], operator: str
+) -> Outcome:
+    """A new version of the program with game `number`'s changed fields (the limits checked
+    again)."""
+
+    def run() -> Outcome:
+        changes = {k: v.strip() for k, v in values.items() if v.strip() != was.get(k, "")}
+        if not changes:
+            return Outcome(False, "Nothing changed", f"Game {number} is as it was.", WARN)
+        shown = bingo_program.edit_program(
+            st, name, game=number, changes=changes, operator=operator
+        )
+        said = ", ".join(f"{k} {v or 'cleared'}" for k, v in sorted(changes.items()))
+        return Outcome(True, f"VERSION {shown.version}", f"Game {number}: {said}", OK)
+
+    return attempt(run, "Change refused")
+
+
+def set_house_rules(st: Station, name: str, text: str, operator: str) -> Outcome:
+    def run() -> Outcome:
+        shown = bingo_program.edit_program(st, name, house_rules=text, operator=operator)
+        return Outcome(True, f"VERSION {shown.version}", "House rules on the program", INFO)
+
+    return attempt(run, "Change refused")

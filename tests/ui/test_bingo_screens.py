@@ -1,0 +1,154 @@
+"""Issue #18 on the touch screens, driven by touches against the demo hall: the booth sells
+packs and paper by audit number and raffle tickets, and pays bingo prizes; the manager edits the
+game program (each change a new version, checked against the limits)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+
+from hardware.printer.escpos_image import interpret
+from pos.clock import FixedClock
+from pos.services import bingo_paper, bingo_program, raffle, receipts
+from pos.services.station import Station
+from tests.ui.conftest import NOW, SELLER_PIN
+from tests.ui.driver import Driver
+
+PROGRAM: dict[str, Any] = {
+    "name": "Saturday Night",
+    "house_rules": "Players must be present to win.",
+    "games": [
+        {"kind": "regular", "name": "Early Bird", "pattern": "any line", "paper": "6-on",
+         "prize": "100.00"},
+        {"kind": "special", "name": "Special 1", "pattern": "letter X", "paper": "6-on",
+         "prize": "150.00"},
+        {"kind": "decision", "name": "Decision Bingo", "pattern": "any line", "entry": "1.00",
+         "fee": "0.25"},
+        {"kind": "progressive", "name": "Lucky 7", "pattern": "coverall", "paper": "PROG",
+         "price": "1.00", "calls": 50, "prize": "500.00", "increase": "200.00"},
+        {"kind": "raffle", "name": "Quilt raffle drawing", "raffle": "QUILT26"},
+    ],
+    "products": [{"kind": "pack", "name": "Door"}, {"kind": "paper", "name": "PROG",
+                                                     "price": "1.00"}],
+}  # fmt: skip
+
+
+def _bingo_night(hall: Path) -> None:
+    """At booth-1: paper received from its invoice, the Door pack, the program, a raffle."""
+    with Station(hall / "booth-1", clock=FixedClock(NOW)) as st:
+        for series, faces, first, last, progressive in (
+            ("R6", "6-on", 1001, 1200, False),
+            ("PROG", "1-on", 1, 100, True),
+        ):
+            bingo_paper.receive_paper(
+                st, series=series, manufacturer="Arrow", faces=faces, first=first, last=last,
+                invoice="INV-100", progressive=progressive, operator="M100",
+            )  # fmt: skip
+        bingo_paper.define_pack(
+            st, "Door", price="20.00", items=[("R6", 1)], games="6-on, 9 games", operator="M100"
+        )
+        program = bingo_program.program_from_mapping(PROGRAM)
+        bingo_program.create_program(st, program, operator="M100")
+        terms = raffle.parse_terms(
+            "QUILT26", name="Quilt raffle", drawing_date="2026-11-28", price="5.00",
+            prizes=["Handmade quilt;250.00;appraisal by Riverside Quilters"],
+        )  # fmt: skip
+        raffle.create(st, terms, operator="M100")
+
+
+def _log_in(ui: Driver, pin: str = SELLER_PIN) -> None:
+    for key in pin:
+        ui.tap(f"key-{key}")
+    ui.tap("login")
+
+
+@pytest.mark.slow
+def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
+    demo_hall: Path, open_front: Any
+) -> None:
+    _bingo_night(demo_hall)
+    ui = open_front(demo_hall / "booth-1")
+    _log_in(ui)
+    ui.tap("tab-bingo")
+    assert ui.screen == "bingo"
+    shown = ui.text()
+    assert "Saturday Night v1" in shown, shown
+    assert "Pack Door · $20.00" in shown and "200 packs here" in shown
+    assert "Paper PROG · $1.00" in shown and "100 sheets here" in shown
+    assert "Raffle QUILT26 · $5.00" in shown and "drawing 2026-11-28 · 0 sold" in shown
+    assert "1. Early Bird · $100.00" in shown and "5. Quilt" not in shown  # a raffle pays no prize
+    ui.shot("booth-bingo")
+
+    ui.type("bingo-qty", "2")
+    ui.tap("sell-pack-Door")
+    assert ui.find("bingo-headline").text == "SOLD 2 × pack Door"
+    assert "$40.00" in ui.find("bingo-detail").text and "R6 1001-1002" in ui.find(
+        "bingo-detail"
+    ).text
+    assert "198 packs here" in ui.text()
+    ui.tap("sell-paper-PROG")  # progressive paper apart, at the program's price (I2, I4)
+    assert ui.find("bingo-headline").text == "SOLD 1 × paper PROG"
+    assert ui.find("bingo-detail").text.endswith("audit PROG 1")
+    ui.tap("sell-raffle-QUILT26")
+    assert ui.find("bingo-headline").text == "SOLD 1 × RAFFLE QUILT26"
+    assert "ticket 000001" in ui.find("bingo-detail").text
+    # The raffle ticket went to the printer: its stub and the buyer's part, the QR verifies.
+    job = ui.fake_printer.jobs[-1]
+    printout = interpret(job.data, ui.fake_printer.profile)
+    assert [line.strip() for line in printout.lines].count("No. 000001") == 2
+    [code] = zxingcpp.read_barcodes(printout.image)
+    checked = ui.runtime.worker_call(lambda st: receipts.verify_payload(st, code.text))
+    assert checked["raffle"]["number"] == "000001" and checked["raffle"]["status"] == "sold"
+    ui.shot("booth-bingo-sold", both=False)
+
+    ui.tap("game-1")
+    assert ui.find("prize-amount").text == "100.00"
+    ui.type("prize-winners", "2")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "PAY $100.00"
+    assert "2 winners: $50.00, $50.00" in ui.find("bingo-detail").text
+    ui.tap("game-1")
+    ui.type("prize-amount", "500.00")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "DO NOT PAY"
+    assert "Rule LIMIT" in ui.find("bingo-detail").text
+    ui.shot("booth-bingo-refused")
+
+
+@pytest.mark.slow
+def test_the_manager_edits_the_program(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
+    ui = open_front(demo_hall / "manager")
+    ui.type("login-entry", "M100", enter=True)
+    ui.tap("tab-program")
+    assert "No game program yet" in ui.text()
+    path = tmp_path / "program.json"
+    path.write_text(json.dumps({**PROGRAM, "products": []}))
+    ui.type("program-path", str(path))
+    ui.tap("program-load")
+    assert ui.find("program-headline").text == "PROGRAM Saturday Night v1"
+    assert ui.find("program-heading").text.startswith("Saturday Night · version 1 by M100")
+    shown = ui.text()
+    assert "1. Early Bird · regular" in shown and "3. Decision Bingo · decision" in shown
+    assert ui.find("game-3-entry").text == "1.00" and ui.find("game-3-fee").text == "0.25"
+    assert ui.find("game-4-price").text == "1.00" and ui.find("game-4-prize").text == "500.00"
+    ui.shot("manager-program")
+
+    ui.type("game-1-prize", "90.00")
+    ui.tap("save-game-1")
+    assert ui.find("program-headline").text == "VERSION 2"
+    assert ui.find("game-1-prize").text == "90.00"
+    ui.type("game-1-prize", "5000.00")  # above the regular game limit
+    ui.tap("save-game-1")
+    assert ui.find("program-headline").text == "Change refused"
+    assert "Rule LIMIT" in ui.find("program-detail").text
+    ui.type("house-rules-text", "Players must be present to win. No smoking.")
+    ui.tap("house-rules-save")
+    assert ui.find("program-headline").text == "VERSION 3"
+    assert "No smoking." in ui.text()
+    versions = ui.runtime.worker_call(lambda st: bingo_program.program_history(st))
+    assert [v.version for v in versions] == [1, 2, 3]
+    ui.shot("manager-program-edited")
