@@ -5,13 +5,14 @@ rest are pure. No Kivy here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, attempt, cents, money
 from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.services import bingo_games, bingo_paper, bingo_program, current_session, raffle
 from pos.services.station import Station
+from pos.services.winners import Winner
 
 #: Program games whose prizes the booth pays (bingo_games.PAYABLE), by kind name.
 PAYABLE = frozenset(kind.value for kind in bingo_games.PAYABLE)
@@ -178,11 +179,35 @@ def sell_item(st: Station, item: SaleItemVM, qty: str, buyer: str, operator: str
     return attempt(run, "Sale refused")
 
 
+@dataclass(frozen=True)
+class Identity:
+    """What a W-2G needs of a winner, as typed at the booth (sealed to the hall's key)."""
+
+    name: str = ""
+    address: str = ""
+    tin: str = ""
+    id_document: str = ""
+
+    @property
+    def given(self) -> bool:
+        return any(v.strip() for v in (self.name, self.address, self.tin, self.id_document))
+
+
+def needs_identity(outcome: Outcome) -> bool:
+    """The prize was refused for want of the winner's W-2G data: ask for it."""
+    return outcome.refusal is not None and outcome.refusal.rule == "W2G"
+
+
 def pay_prize(
-    st: Station, game: PrizeGameVM | None, amount: str, winners: str, operator: str
+    st: Station,
+    game: PrizeGameVM | None,
+    amount: str,
+    winners: str,
+    operator: str,
+    identity: Identity | None = None,
 ) -> Outcome:
     """Pay a bingo game's prize, split between its winners (LIMIT, B and W2G checked by the
-    service)."""
+    service); `identity`: the first winner's W-2G data, when the screen asked for it."""
 
     def run() -> Outcome:
         if game is None:
@@ -190,8 +215,16 @@ def pay_prize(
         if not amount.strip():
             raise BadInput("amount", "enter the prize paid")
         count = winners.strip() or "1"
+        ids: list[Winner | None] = []
+        if identity is not None and identity.given:
+            ids.append(Winner(identity.name, identity.address, identity.tin, identity.id_document))
         paid = bingo_games.pay_prize(
-            st, game=game.number, amount=amount.strip(), winners=count, operator=operator
+            st,
+            game=game.number,
+            amount=amount.strip(),
+            winners=count,
+            identities=ids,
+            operator=operator,
         )
         split = f" · {len(paid.shares)} winners: " + ", ".join(
             money(cents(share)) for share in paid.shares
@@ -200,12 +233,20 @@ def pay_prize(
             True,
             f"PAY {money(cents(paid.amount))}",
             f"Game {paid.game}: {paid.title} · receipt #{paid.receipt}"
-            + (split if len(paid.shares) > 1 else ""),
+            + (split if len(paid.shares) > 1 else "")
+            + (" · W-2G data recorded" if paid.reportable else ""),
             OK,
             data=(("receipt", paid.receipt),),
         )
 
-    return attempt(run, "DO NOT PAY")
+    outcome = attempt(run, "DO NOT PAY")
+    if needs_identity(outcome):  # the service's sentence names the CLI's options: say it here
+        return replace(
+            outcome,
+            detail=f"{money(cents(amount.strip()))} is reportable on Form W-2G: enter the "
+            "winner's name, address, taxpayer ID and photo ID, then PAY again.",
+        )
+    return outcome
 
 
 # -- the manager: the game program --------------------------------------------------------------

@@ -31,7 +31,9 @@ tables/*.csv   the derived tables (deals, sales, redemptions, voids, rentals, ..
                house_rules.csv holds every version of every posted house rule (rule A),
                with the date it was posted; bingo_programs.csv every version of every
                bingo game program (issue #18), paper_sheets.csv each sheet of bingo paper
-               by audit number and paper_sales.csv who bought which.
+               by audit number and paper_sales.csv who bought which; raffles.csv,
+               raffle_prizes.csv and raffle_tickets.csv each raffle, its prizes and their
+               values (rule F2), and each ticket sold or voided.
 verify.json    this station's own verification at export time: {events} events, digest
                {digest}.
 

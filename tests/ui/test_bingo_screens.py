@@ -13,7 +13,7 @@ import zxingcpp
 
 from hardware.printer.escpos_image import interpret
 from pos.clock import FixedClock
-from pos.services import bingo_paper, bingo_program, raffle, receipts
+from pos.services import bingo_paper, bingo_program, raffle, receipts, settings
 from pos.services.station import Station
 from tests.ui.conftest import NOW, SELLER_PIN
 from tests.ui.driver import Driver
@@ -58,6 +58,8 @@ def _bingo_night(hall: Path) -> None:
             prizes=["Handmade quilt;250.00;appraisal by Riverside Quilters"],
         )  # fmt: skip
         raffle.create(st, terms, operator="M100")
+        # a low W-2G threshold, so that a regular game's prize asks for the winner's data
+        settings.set_rulebook_setting(st, "w2g_threshold", "120.00", operator="M100")
 
 
 def _log_in(ui: Driver, pin: str = SELLER_PIN) -> None:
@@ -86,9 +88,9 @@ def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
     ui.type("bingo-qty", "2")
     ui.tap("sell-pack-Door")
     assert ui.find("bingo-headline").text == "SOLD 2 × pack Door"
-    assert "$40.00" in ui.find("bingo-detail").text and "R6 1001-1002" in ui.find(
-        "bingo-detail"
-    ).text
+    assert (
+        "$40.00" in ui.find("bingo-detail").text and "R6 1001-1002" in ui.find("bingo-detail").text
+    )
     assert "198 packs here" in ui.text()
     ui.tap("sell-paper-PROG")  # progressive paper apart, at the program's price (I2, I4)
     assert ui.find("bingo-headline").text == "SOLD 1 × paper PROG"
@@ -117,6 +119,22 @@ def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
     assert ui.find("bingo-headline").text == "DO NOT PAY"
     assert "Rule LIMIT" in ui.find("bingo-detail").text
     ui.shot("booth-bingo-refused")
+    # A prize at the W-2G threshold: the winner's data is asked for, then it pays.
+    ui.tap("game-2")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "DO NOT PAY"
+    assert "Rule W2G" in ui.find("bingo-detail").text
+    assert "game-2" not in ui.idents()  # the W-2G fields stand in for the games
+    assert ui.find("program").text == "W-2G for game 2. Special 1 · $150.00"
+    ui.type("w2g-name", "Pat Winner")
+    ui.type("w2g-address", "1 Elm St, Richmond VA")
+    ui.type("w2g-tin", "123-45-6789")
+    ui.type("w2g-id", "VA DL T12345678")
+    ui.shot("booth-bingo-w2g")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "PAY $150.00"
+    assert "W-2G data recorded" in ui.find("bingo-detail").text
+    assert "game-2" in ui.idents() and "w2g-name" not in ui.idents()
 
 
 @pytest.mark.slow

@@ -82,6 +82,26 @@ class BingoScreen(RoleScreen):
         self.pay = TouchButton("PAY PRIZE", on_press=self._pay, colour=common.OK, ident="pay-prize")
         for widget in (self.program, self.games, amounts, self.pay):
             pay.add_widget(widget)
+        self.pay_panel = pay
+        # asked for in place of the games when a prize needs the winner's W-2G data
+        self.identity = Box("vertical")
+        self.id_fields = {
+            key: Field(hint, ident=f"w2g-{key}")
+            for key, hint in (
+                ("name", "Winner's name"),
+                ("address", "Address"),
+                ("tin", "Taxpayer ID"),
+                ("id", "Photo ID shown"),
+            )
+        }
+        for pair in (("name", "tin"), ("address", "id")):
+            row = Row()
+            for key in pair:
+                row.add_widget(self.id_fields[key])
+            self.identity.add_widget(row)
+        self.identity.add_widget(
+            Text("W-2G: the winner's data, sealed to the hall's key", size=t.SMALL, fit=True)
+        )
         columns.add_widget(sell)
         columns.add_widget(pay)
         self.body.add_widget(columns)
@@ -92,6 +112,8 @@ class BingoScreen(RoleScreen):
 
     def render(self, vm: bingo.BingoBoothVM) -> None:
         self.program.text = ("" if vm.session_open else "No session open · ") + vm.program
+        if self.identity.parent is not None and self.chosen is not None:
+            self.program.text = f"W-2G for game {self.chosen.text}"
         cards = [
             Card(
                 [(item.text.split("\n")[0], t.BODY, True), (item.detail, t.SMALL, False)],
@@ -117,7 +139,21 @@ class BingoScreen(RoleScreen):
             or [Text("No prizes to pay: no game program", fit=True)]
         )
 
+    def _asking(self, ask: bool) -> None:
+        """Show the W-2G fields in place of the games, or the games again."""
+        showing = self.identity.parent is not None
+        if ask == showing:
+            return
+        old, new = (self.games, self.identity) if ask else (self.identity, self.games)
+        index = self.pay_panel.children.index(old)
+        self.pay_panel.remove_widget(old)
+        self.pay_panel.add_widget(new, index=index)
+        if not ask:
+            for field in self.id_fields.values():
+                field.text = ""
+
     def _choose(self, game: bingo.PrizeGameVM) -> None:
+        self._asking(False)
         self.chosen = game
         self.amount.text = game.prize
         self.winners.text = ""
@@ -137,18 +173,18 @@ class BingoScreen(RoleScreen):
         self.refresh()
 
     def _pay(self) -> None:
-        game, amount, winners, badge = (
-            self.chosen,
-            self.amount.text,
-            self.winners.text,
-            self.operator,
-        )
+        game, amount, winners = self.chosen, self.amount.text, self.winners.text
+        badge, ids = self.operator, {k: f.text for k, f in self.id_fields.items()}
+        identity = bingo.Identity(ids["name"], ids["address"], ids["tin"], ids["id"])
         self.front.call(
-            lambda st: bingo.pay_prize(st, game, amount, winners, badge), self._paid, prints=True
+            lambda st: bingo.pay_prize(st, game, amount, winners, badge, identity),
+            self._paid,
+            prints=True,
         )
 
     def _paid(self, outcome: common.Outcome) -> None:
         self.show(outcome)
+        self._asking(bingo.needs_identity(outcome))
         if outcome.ok:
             self.chosen = None
             self.amount.text = self.winners.text = ""
