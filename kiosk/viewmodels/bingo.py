@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, attempt, cents, money
+from pos.domain.bingo_program import Game
 from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.services import bingo_games, bingo_paper, bingo_program, current_session, raffle
@@ -283,7 +284,12 @@ class ProgramVM:
     products: str
 
 
-def _row(line: bingo_program.GameLine) -> GameRowVM:
+def _amount(cents_or_none: int | None) -> str:
+    return format_amount(cents_or_none) if cents_or_none is not None else ""
+
+
+def _row(line: bingo_program.GameLine, game: Game) -> GameRowVM:
+    """A game as the program screen lists it, with the fields its kind may change."""
     parts = [p for p in (line.pattern, f"paper {line.paper}" if line.paper else "") if p]
     parts.append(line.prize)
     if line.calls is not None:
@@ -291,25 +297,15 @@ def _row(line: bingo_program.GameLine) -> GameRowVM:
     if line.raffle:
         parts.append(f"raffle {line.raffle}")
     values = {
-        "price": line.price or "",
-        "entry": line.entry or "",
-        "fee": line.fee or "",
-        "prize": _prize_value(line),
+        "price": _amount(game.price),
+        "entry": _amount(game.entry),
+        "fee": _amount(game.fee),
+        "prize": _amount(game.prize),
     }
     fields = tuple(
         (key, label, values[key]) for key, label in EDITABLE.get(line.kind, DEFAULT_FIELDS)
     )
     return GameRowVM(line.number, line.kind, line.title, " · ".join(parts), fields)
-
-
-def _prize_value(line: bingo_program.GameLine) -> str:
-    """The fixed prize as a decimal string, read back from the printed prize ("$100.00")."""
-    text = line.prize.strip()
-    if text.startswith("$"):
-        amount = text[1:].split(" ", 1)[0].replace(",", "")
-        if amount.replace(".", "", 1).isdigit():
-            return amount
-    return ""
 
 
 def program_screen(st: Station) -> ProgramVM:
@@ -328,7 +324,9 @@ def program_screen(st: Station) -> ProgramVM:
         + (f" by {shown.defined_by}" if shown.defined_by else "")
         + f" · {len(shown.games)} games",
         house_rules=shown.house_rules,
-        games=tuple(_row(g) for g in shown.games),
+        games=tuple(
+            _row(line, game) for line, game in zip(shown.games, found[0].games, strict=True)
+        ),
         products=products or "no products listed",
     )
 

@@ -37,7 +37,7 @@ PROGRAM: dict[str, Any] = {
 }  # fmt: skip
 
 
-def _bingo_night(hall: Path) -> None:
+def bingo_night(hall: Path) -> None:
     """At booth-1: paper received from its invoice, the Door pack, the program, a raffle."""
     with Station(hall / "booth-1", clock=FixedClock(NOW)) as st:
         for series, faces, first, last, progressive in (
@@ -72,7 +72,7 @@ def _log_in(ui: Driver, pin: str = SELLER_PIN) -> None:
 def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
     demo_hall: Path, open_front: Any
 ) -> None:
-    _bingo_night(demo_hall)
+    bingo_night(demo_hall)
     ui = open_front(demo_hall / "booth-1")
     _log_in(ui)
     ui.tap("tab-bingo")

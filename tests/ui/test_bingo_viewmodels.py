@@ -1,0 +1,65 @@
+"""The bingo screens' view-models without Kivy (issue #18): what the booth lists and sells, how a
+prize asks for W-2G data, and which fields each kind of program game offers for editing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiosk.viewmodels import bingo
+from kiosk.viewmodels.common import ERROR, Outcome, Refusal
+from pos.clock import FixedClock
+from pos.services import bingo_program
+from pos.services.station import Station
+from tests.ui.conftest import NOW
+from tests.ui.test_bingo_screens import bingo_night
+
+
+def test_sale_items_say_what_they_are() -> None:
+    pack = bingo.SaleItemVM("pack", "Door", "$20.00", "6-on · 200 packs here")
+    assert pack.ident == "pack-Door"
+    assert pack.text == "Pack Door · $20.00\n6-on · 200 packs here"
+    assert bingo.SaleItemVM("paper", "R6", "", "3 sheets here").text.startswith("Paper R6\n")
+    assert bingo.PrizeGameVM(4, "Lucky 7", "progressive", "500.00").text == "4. Lucky 7 · $500.00"
+    assert bingo.PrizeGameVM(3, "Decision", "decision", "").text == "3. Decision"
+
+
+def test_only_a_w2g_refusal_asks_for_the_winners_data() -> None:
+    w2g = Outcome(False, "DO NOT PAY", "x", ERROR, Refusal("DO NOT PAY", "x", "W2G"))
+    limit = Outcome(False, "DO NOT PAY", "x", ERROR, Refusal("DO NOT PAY", "x", "LIMIT"))
+    assert bingo.needs_identity(w2g) and not bingo.needs_identity(limit)
+    assert not bingo.needs_identity(Outcome(True, "PAY $5.00"))
+    assert not bingo.Identity().given and bingo.Identity(tin=" 1 ").given
+
+
+def test_the_booth_and_program_view_models(demo_hall: Path) -> None:
+    bingo_night(demo_hall)
+    with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as st:
+        booth = bingo.booth_screen(st)
+        assert booth.program == "Saturday Night v1" and booth.session_open
+        assert [i.ident for i in booth.items] == ["pack-Door", "paper-PROG", "raffle-QUILT26"]
+        payable = [(g.number, g.kind, g.prize) for g in booth.games]
+        assert payable == [
+            (1, "regular", "100.00"),
+            (2, "special", "150.00"),
+            (3, "decision", ""),
+            (4, "progressive", "500.00"),
+        ]  # the raffle drawing pays no bingo prize
+        program = bingo.program_screen(st)
+        fields = {g.number: [(k, v) for k, _, v in g.fields] for g in program.games}
+        assert fields == {
+            1: [("prize", "100.00")],
+            2: [("prize", "150.00")],
+            3: [("entry", "1.00"), ("fee", "0.25")],
+            4: [("price", "1.00"), ("prize", "500.00")],
+            5: [],
+        }
+        unchanged = bingo.edit_game(st, "Saturday Night", 1, {"prize": "100.00"},
+                                    {"prize": "100.00"}, "M100")  # fmt: skip
+        assert unchanged.headline == "Nothing changed"
+        changed = bingo.edit_game(st, "Saturday Night", 3, {"entry": "1.00", "fee": "0.50"},
+                                  {"entry": "1.00", "fee": "0.25"}, "M100")  # fmt: skip
+        assert changed.ok and changed.detail == "Game 3: fee 0.50"
+        game = bingo_program.program_in_effect(st)
+        assert game is not None and game[1] == 2 and game[0].games[2].fee == 50
+        first = bingo_program.program_history(st, "Saturday Night")[0]
+        assert (first.version, first.games[2].fee) == (1, "0.25")  # kept as it was
