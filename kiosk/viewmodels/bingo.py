@@ -35,10 +35,13 @@ class SaleItemVM:
         return f"{self.kind}-{self.name}"
 
     @property
-    def text(self) -> str:
+    def title(self) -> str:
         label = {"pack": "Pack", "paper": "Paper", "raffle": "Raffle"}[self.kind]
-        price = f" · {self.price}" if self.price else ""
-        return f"{label} {self.name}{price}\n{self.detail}"
+        return f"{label} {self.name}" + (f" · {self.price}" if self.price else "")
+
+    @property
+    def text(self) -> str:
+        return f"{self.title}\n{self.detail}"
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ class BingoScreen(RoleScreen):
             self.program.text = f"W-2G for game {self.chosen.text}"
         cards = [
             Card(
-                [(item.text.split("\n")[0], t.BODY, True), (item.detail, t.SMALL, False)],
+                [(item.title, t.BODY, True), (item.detail, t.SMALL, False)],
                 f"sell-{item.ident}",
                 common.PANEL_HI,
                 partial(self._sell, item),
