@@ -397,6 +397,45 @@ def test_a_prize_at_the_w2g_threshold_needs_the_winners_data(bingo_hall: Hall) -
     refused(bingo_hall("bingo", "pay", "--game", "6", "--amount", "1000.00", *S), "W2G")
     # Split between two winners, each share is under the threshold.
     ok(bingo_hall("bingo", "pay", "--game", "6", "--amount", "900.00", "--winners", "2", *S))
+    # Two winners at the threshold each give their data; the second missing is refused.
+    winners = bingo_hall.tmp / "winners.json"
+    one = {"name": "Pat Player", "address": "2 Elm St", "tin": "123-45-6789", "id": "VA DL 1"}
+    winners.write_text(json.dumps([one, None]))
+    ok(bingo_hall("rules", "set", "w2g_threshold", "50.00"))
+    refused(
+        bingo_hall(
+            "bingo",
+            "pay",
+            "--game",
+            "9",
+            "--amount",
+            "200.00",
+            "--winners",
+            "2",
+            "--winners-file",
+            str(winners),
+            *S,
+        ),
+        "W2G",
+    )
+    winners.write_text(json.dumps([one, {**one, "name": "Lee Player", "tin": "987-65-4321"}]))
+    paid = ok(
+        bingo_hall(
+            "bingo",
+            "pay",
+            "--game",
+            "9",
+            "--amount",
+            "200.00",
+            "--winners",
+            "2",
+            "--winners-file",
+            str(winners),
+            *S,
+            "--json",
+        )
+    )
+    assert paid["reportable"] == 2 and paid["shares"] == ["100.00", "100.00"]
 
 
 def test_bingo_prizes_are_claimed_on_the_game_date(bingo_hall: Hall) -> None:
@@ -406,11 +445,14 @@ def test_bingo_prizes_are_claimed_on_the_game_date(bingo_hall: Hall) -> None:
 
 
 def test_wingo_and_the_chest_need_their_house_rules(bingo_hall: Hall, tmp_path: Path) -> None:
-    for index, rule in ((6, "J4"), (7, "H1")):
-        bare = json.loads(json.dumps(PROGRAM))
-        del bare["games"][index]["house_rules"]
-        path = _program_file(tmp_path, bare, f"bare{index}.json")
-        refused(bingo_hall("program", "create", "--file", str(path)), rule)
+    wingo = json.loads(json.dumps(PROGRAM))
+    del wingo["games"][6]["house_rules"]
+    path = _program_file(tmp_path, wingo, "wingo.json")
+    refused(bingo_hall("program", "create", "--file", str(path)), "J4")
+    chest = json.loads(json.dumps(PROGRAM))
+    del chest["games"][7]["house_rules"]
+    path = _program_file(tmp_path, chest, "chest.json")
+    refused(bingo_hall("program", "create", "--file", str(path)), "H1")
     no_fee = json.loads(json.dumps(PROGRAM))
     del no_fee["games"][3]["fee"]
     refused(
