@@ -389,6 +389,15 @@ def test_prizes_above_the_limits_are_refused(bingo_hall: Hall, tmp_path: Path) -
     )
     refused(result, "LIMIT")
     assert "at most 10 games a session" in result.stderr
+    seven = {**PROGRAM, "name": "Seven", "games": [
+        {"kind": "progressive", "name": f"P{n}", "paper": "PROG", "price": "1.00", "calls": 50,
+         "prize": "500.00"} for n in range(7)
+    ]}  # fmt: skip
+    result = bingo_hall(
+        "program", "create", "--file", str(_program_file(tmp_path, seven, "seven.json"))
+    )
+    refused(result, "I7")
+    assert "at most 6" in result.stderr
 
 
 def test_a_prize_at_the_w2g_threshold_needs_the_winners_data(bingo_hall: Hall) -> None:

@@ -136,6 +136,7 @@ def test_virginia_defaults() -> None:
         "jackpot_daily_limit": "1000.00",
         "progressive_prize_limit": "5000.00",
         "progressive_increase_limit": "200.00",
+        "progressive_games_per_session": 6,
     }
 
 

@@ -28,7 +28,8 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
     - LIMIT a regular, special or WINGO prize above the higher limit, or more games above the
            regular limit than a session may play; a jackpot above the jackpot limit, or the
            program's jackpots together above the day's limit;
-    - I7   a progressive prize above the progressive limit, or a growth above its limit.
+    - I7   more progressive games than a session may play, a progressive prize above the
+           progressive limit, or a growth above its limit.
     """
     for game in program.games:
         label = f"game {game.number} ({game.title})"
@@ -87,7 +88,14 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
             f"the program's jackpots total {_money(jackpots)}, above the "
             f"{_money(settings.jackpot_daily_limit)} a calendar day's jackpots may total",
         )
-    for game in program.games_of(GameKind.PROGRESSIVE):
+    progressives = program.games_of(GameKind.PROGRESSIVE)
+    if len(progressives) > settings.progressive_games_per_session:
+        return Refusal(
+            "I7",
+            f"the program has {len(progressives)} progressive games; a session plays at most "
+            f"{settings.progressive_games_per_session}",
+        )
+    for game in progressives:
         if (game.prize or 0) > settings.progressive_prize_limit:
             return Refusal(
                 "I7",
