@@ -332,6 +332,7 @@ def test_a_decision_pool_above_the_limit_keeps_the_excess(bingo_hall: Hall) -> N
     refused(result, "G4")
     assert "retained by the organisation" in result.stderr
     ok(bingo_hall("bingo", "pay", "--game", "4", "--amount", "100.00", *S))
+    refused(bingo_hall("bingo", "pay", "--game", "4", "--amount", "1.00", *S), "G4")
     report = ok(bingo_hall("report", "day", "--json"))
     decision = next(p for p in report["products"] if p["line"] == "decision bingo")
     assert decision["retained"] == "50.00" and decision["net"] == "50.00"
@@ -496,7 +497,9 @@ def test_a_progressive_won_within_its_calls_pays_its_prize_and_starts_again(
     won = ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--won", "--json", **day2))
     assert (won["calls"], won["prize"], won["continues_as_regular"]) == (51, "520.00", False)
     refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.01", *S, **day2), "I7")
-    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.00", *S, **day2))
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "500.00", *S, **day2))
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "20.01", *S, **day2), "I7")
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "20.00", *S, **day2))
     report = ok(bingo_hall("report", "day", "--date", "2026-11-29", "--json", **day2))
     line = next(p for p in report["products"] if p["line"] == "progressive bingo")
     assert line["prizes_paid"] == "520.00"

@@ -197,6 +197,7 @@ def pay_prize(
                     cents,
                     announced=totals.announced_prize,
                     limit=settings.regular_prize_limit,
+                    already_paid=bingo_read.game_prizes(conn, session.id, found.number),
                 )
             )
         else:
@@ -217,6 +218,11 @@ def pay_prize(
                     jackpots_paid_today=bingo_read.jackpots_paid_on(conn, session.game_date),
                     as_regular=regular,
                     progressive_pool=pool,
+                    already_paid=(
+                        bingo_read.game_prizes(conn, session.id, found.number)
+                        if found.kind is GameKind.PROGRESSIVE and not regular
+                        else 0
+                    ),
                 )
             )
         shares = split(cents, count)
@@ -328,6 +334,9 @@ def decision_enter(
         count = parse_count(faces, "faces", maximum=10_000)
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
+        totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
+        if totals.announced_prize is not None:
+            raise BadInput("game", f"game {found.number}'s prize was announced: no more entries")
         entry = found.entry or 0
         number = next_receipt_number(st)
         st.append(

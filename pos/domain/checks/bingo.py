@@ -169,6 +169,7 @@ def prize_limit(
     jackpots_paid_today: int,
     as_regular: bool,
     progressive_pool: int | None,
+    already_paid: int = 0,
 ) -> Refusal | None:
     """LIMIT, I7: a bingo prize within its limit, per kind of game.
 
@@ -209,7 +210,7 @@ def prize_limit(
             )
         return None
     if game.kind is GameKind.PROGRESSIVE:
-        most = min(progressive_pool or 0, settings.progressive_prize_limit)
+        most = min(progressive_pool or 0, settings.progressive_prize_limit) - already_paid
         if amount > most:
             return Refusal(
                 "I7",
@@ -222,23 +223,27 @@ def prize_limit(
 
 
 def decision_payment(
-    game: Game, amount: int, *, announced: int | None, limit: int
+    game: Game, amount: int, *, announced: int | None, limit: int, already_paid: int = 0
 ) -> Refusal | None:
-    """G5: a decision prize is announced before it is paid, and paid as announced; G4: never
-    above the regular bingo prize limit (the excess stays with the organisation)."""
+    """G5: a decision prize is announced before it is paid, and paid as announced (once, or in
+    parts adding up to it); G4: never above the regular bingo prize limit (the excess stays
+    with the organisation)."""
     label = f"game {game.number} ({game.title})"
-    if amount > limit:
+    if already_paid + amount > limit:
         return Refusal(
             "G4",
-            f"{label}: a {_money(amount)} decision bingo prize is above the {_money(limit)} "
-            "regular bingo prize limit; the excess is retained by the organisation",
+            f"{label}: a {_money(already_paid + amount)} decision bingo prize is above the "
+            f"{_money(limit)} regular bingo prize limit; the excess is retained by the "
+            "organisation",
         )
     if announced is None:
         return Refusal("G5", f"{label}: announce the decision bingo prize before it is paid")
-    if amount != announced:
+    if already_paid + amount > announced or (not already_paid and amount != announced):
         return Refusal(
             "G5",
-            f"{label}: the prize announced was {_money(announced)}, not {_money(amount)}",
+            f"{label}: the prize announced was {_money(announced)}"
+            + (f", {_money(already_paid)} of it paid already" if already_paid else "")
+            + f"; {_money(amount)} cannot be paid",
         )
     return None
 
