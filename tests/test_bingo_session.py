@@ -574,3 +574,18 @@ def test_bingo_event_bodies_are_checked(kind: str, body: dict[str, Any], problem
 
     found = body_problem(kind, body)
     assert found is not None and problem in found, found
+
+
+def test_a_program_in_toml_reads_as_in_json(hall: Hall, tmp_path: Path) -> None:
+    path = tmp_path / "program.toml"
+    path.write_text(
+        'name = "Bingo Lite"\nhouse_rules = "Be present to win."\n\n'
+        '[[games]]\nkind = "regular"\nname = "Early Bird"\nprize = "50.00"\n\n'
+        '[[games]]\nkind = "jackpot"\nname = "Jackpot"\nprize = "500.00"\n'
+    )
+    shown = ok(hall("program", "create", "--file", str(path), "--json"))
+    assert [g["prize"] for g in shown["games"]] == ["$50.00", "$500.00"]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "x", "games": [{"kind": "bingo-bango", "name": "y"}]}')
+    result = hall("program", "create", "--file", str(bad))
+    assert result.exit_code == 2 and "bingo-bango" in result.stderr
