@@ -269,7 +269,11 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
     assert ok(hall("verify", "--deep", "--json", **next_day))["ok"] is True
     # Closing stock is the next session's opening.
     reconciled = ok(hall("paper", "reconcile", "--session", "2026-11-29/1", "--json", **next_day))
-    assert reconciled == [] or all(r["counts"]["sold"] == 0 for r in reconciled)
+    r6_next = next(r for r in reconciled if r["series"] == "R6")
+    assert r6_next["opening"] == r6["closing"] == ["1021-1198"]
+    assert r6_next["counts"]["sold"] == 0 and r6_next["closing"] == ["1021-1198"]
+    prog_next = next(r for r in reconciled if r["series"] == "PROG")
+    assert prog_next["opening"] == ["31-100"]
 
 
 def test_the_program_prints_for_the_wall_and_the_receipt_printer(
@@ -332,6 +336,7 @@ def test_a_decision_pool_above_the_limit_keeps_the_excess(bingo_hall: Hall) -> N
     refused(result, "G4")
     assert "retained by the organisation" in result.stderr
     ok(bingo_hall("bingo", "pay", "--game", "4", "--amount", "100.00", *S))
+    refused(bingo_hall("bingo", "pay", "--game", "4", "--amount", "1.00", *S), "G4")
     report = ok(bingo_hall("report", "day", "--json"))
     decision = next(p for p in report["products"] if p["line"] == "decision bingo")
     assert decision["retained"] == "50.00" and decision["net"] == "50.00"
@@ -389,6 +394,15 @@ def test_prizes_above_the_limits_are_refused(bingo_hall: Hall, tmp_path: Path) -
     )
     refused(result, "LIMIT")
     assert "at most 10 games a session" in result.stderr
+    seven = {**PROGRAM, "name": "Seven", "games": [
+        {"kind": "progressive", "name": f"P{n}", "paper": "PROG", "price": "1.00", "calls": 50,
+         "prize": "500.00"} for n in range(7)
+    ]}  # fmt: skip
+    result = bingo_hall(
+        "program", "create", "--file", str(_program_file(tmp_path, seven, "seven.json"))
+    )
+    refused(result, "I7")
+    assert "at most 6" in result.stderr
 
 
 def test_a_prize_at_the_w2g_threshold_needs_the_winners_data(bingo_hall: Hall) -> None:
@@ -397,6 +411,45 @@ def test_a_prize_at_the_w2g_threshold_needs_the_winners_data(bingo_hall: Hall) -
     refused(bingo_hall("bingo", "pay", "--game", "6", "--amount", "1000.00", *S), "W2G")
     # Split between two winners, each share is under the threshold.
     ok(bingo_hall("bingo", "pay", "--game", "6", "--amount", "900.00", "--winners", "2", *S))
+    # Two winners at the threshold each give their data; the second missing is refused.
+    winners = bingo_hall.tmp / "winners.json"
+    one = {"name": "Pat Player", "address": "2 Elm St", "tin": "123-45-6789", "id": "VA DL 1"}
+    winners.write_text(json.dumps([one, None]))
+    ok(bingo_hall("rules", "set", "w2g_threshold", "50.00"))
+    refused(
+        bingo_hall(
+            "bingo",
+            "pay",
+            "--game",
+            "9",
+            "--amount",
+            "200.00",
+            "--winners",
+            "2",
+            "--winners-file",
+            str(winners),
+            *S,
+        ),
+        "W2G",
+    )
+    winners.write_text(json.dumps([one, {**one, "name": "Lee Player", "tin": "987-65-4321"}]))
+    paid = ok(
+        bingo_hall(
+            "bingo",
+            "pay",
+            "--game",
+            "9",
+            "--amount",
+            "200.00",
+            "--winners",
+            "2",
+            "--winners-file",
+            str(winners),
+            *S,
+            "--json",
+        )
+    )
+    assert paid["reportable"] == 2 and paid["shares"] == ["100.00", "100.00"]
 
 
 def test_bingo_prizes_are_claimed_on_the_game_date(bingo_hall: Hall) -> None:
@@ -406,11 +459,14 @@ def test_bingo_prizes_are_claimed_on_the_game_date(bingo_hall: Hall) -> None:
 
 
 def test_wingo_and_the_chest_need_their_house_rules(bingo_hall: Hall, tmp_path: Path) -> None:
-    for index, rule in ((6, "J4"), (7, "H1")):
-        bare = json.loads(json.dumps(PROGRAM))
-        del bare["games"][index]["house_rules"]
-        path = _program_file(tmp_path, bare, f"bare{index}.json")
-        refused(bingo_hall("program", "create", "--file", str(path)), rule)
+    wingo = json.loads(json.dumps(PROGRAM))
+    del wingo["games"][6]["house_rules"]
+    path = _program_file(tmp_path, wingo, "wingo.json")
+    refused(bingo_hall("program", "create", "--file", str(path)), "J4")
+    chest = json.loads(json.dumps(PROGRAM))
+    del chest["games"][7]["house_rules"]
+    path = _program_file(tmp_path, chest, "chest.json")
+    refused(bingo_hall("program", "create", "--file", str(path)), "H1")
     no_fee = json.loads(json.dumps(PROGRAM))
     del no_fee["games"][3]["fee"]
     refused(
@@ -445,7 +501,9 @@ def test_a_progressive_won_within_its_calls_pays_its_prize_and_starts_again(
     won = ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--won", "--json", **day2))
     assert (won["calls"], won["prize"], won["continues_as_regular"]) == (51, "520.00", False)
     refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.01", *S, **day2), "I7")
-    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "520.00", *S, **day2))
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "500.00", *S, **day2))
+    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "20.01", *S, **day2), "I7")
+    ok(bingo_hall("bingo", "pay", "--game", "5", "--amount", "20.00", *S, **day2))
     report = ok(bingo_hall("report", "day", "--date", "2026-11-29", "--json", **day2))
     line = next(p for p in report["products"] if p["line"] == "progressive bingo")
     assert line["prizes_paid"] == "520.00"
@@ -516,3 +574,18 @@ def test_bingo_event_bodies_are_checked(kind: str, body: dict[str, Any], problem
 
     found = body_problem(kind, body)
     assert found is not None and problem in found, found
+
+
+def test_a_program_in_toml_reads_as_in_json(hall: Hall, tmp_path: Path) -> None:
+    path = tmp_path / "program.toml"
+    path.write_text(
+        'name = "Bingo Lite"\nhouse_rules = "Be present to win."\n\n'
+        '[[games]]\nkind = "regular"\nname = "Early Bird"\nprize = "50.00"\n\n'
+        '[[games]]\nkind = "jackpot"\nname = "Jackpot"\nprize = "500.00"\n'
+    )
+    shown = ok(hall("program", "create", "--file", str(path), "--json"))
+    assert [g["prize"] for g in shown["games"]] == ["$50.00", "$500.00"]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "x", "games": [{"kind": "bingo-bango", "name": "y"}]}')
+    result = hall("program", "create", "--file", str(bad))
+    assert result.exit_code == 2 and "bingo-bango" in result.stderr

@@ -474,6 +474,12 @@ def bingo() -> None:
 @click.option("--winner-address", default="", help="W-2G: the winner's address.")
 @click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
 @click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@click.option(
+    "--winners-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Each winner's W-2G data, in order (JSON list of {name, address, tin, id}, null for "
+    "a winner under the threshold).",
+)
 @operator_option
 @json_option
 @click.pass_context
@@ -487,6 +493,7 @@ def bingo_pay(
     winner_address: str,
     winner_tin: str,
     winner_id: str,
+    winners_file: Path | None,
     operator: str | None,
 ) -> None:
     """Pay a bingo game's prize: limit checked, claimed on the game date, W-2G at the threshold."""
@@ -495,13 +502,16 @@ def bingo_pay(
         if any((winner_name, winner_address, winner_tin, winner_id))
         else None
     )
+    identities: list[Winner | None] = [identity] if identity else []
+    if winners_file is not None:
+        identities = games.read_winners_file(winners_file)
     with state(ctx).open_station() as st:
         paid = games.pay_prize(
             st,
             game=game_number,
             amount=amount,
             winners=winners,
-            identities=[identity] if identity else [],
+            identities=identities,
             players=list(players),
             operator=operator,
         )

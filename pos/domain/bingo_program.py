@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pos.domain.money import InvalidAmount, format_amount, parse_amount, parse_count
+from pos.domain.money import InvalidAmount, format_amount, format_money, parse_amount, parse_count
 
 MAX_GAMES = 60
 MAX_TEXT = 8000
@@ -100,11 +100,11 @@ class Game:
         if self.kind is GameKind.DECISION:
             return "the fees paid in, up to the regular bingo prize limit (excess kept, G4)"
         if self.kind is GameKind.PROGRESSIVE:
-            return f"${format_amount(self.prize or 0)} progressive in {self.calls} numbers" + (
-                f", grows up to ${format_amount(self.increase)} a session" if self.increase else ""
+            return f"{format_money(self.prize or 0)} progressive in {self.calls} numbers" + (
+                f", grows up to {format_money(self.increase)} a session" if self.increase else ""
             )
         if self.prize is not None:
-            return f"${format_amount(self.prize)}"
+            return format_money(self.prize)
         if self.pool:
             return f"pool: {self.pool}"
         if self.kind is GameKind.RAFFLE:

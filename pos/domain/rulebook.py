@@ -330,7 +330,11 @@ _RULE_LIST = (
         "a regular game for a regular prize; its prize and its growth each session stay within "
         "the progressive limits.",
         overridable=False,
-        settings=("progressive_prize_limit", "progressive_increase_limit"),
+        settings=(
+            "progressive_prize_limit",
+            "progressive_increase_limit",
+            "progressive_games_per_session",
+        ),
     ),
     Rule(
         "J4",
@@ -404,6 +408,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "jackpot_daily_limit": (1, MAX_AMOUNT),
     "progressive_prize_limit": (1, MAX_AMOUNT),
     "progressive_increase_limit": (1, MAX_AMOUNT),
+    "progressive_games_per_session": (0, 100),
 }
 
 
@@ -440,6 +445,8 @@ SETTING_SOURCES: dict[str, str] = {
     "progressive_increase_limit": "Code of Virginia § 18.2-340.33 (10) as amended in 2021 (HB "
     "1843): a progressive prize grows by at most $200 a session (and at most half of that "
     "session's sales of its paper)",
+    "progressive_games_per_session": "Code of Virginia § 18.2-340.33 (10) (HB 950, 2009): at most "
+    "six progressive bingo games a session",
 }
 
 
@@ -483,6 +490,8 @@ class Settings:
     # that session's sales of the game's paper.
     progressive_prize_limit: int = 500_000
     progressive_increase_limit: int = 20_000
+    # § 18.2-340.33 (10) (HB 950, 2009): at most six progressive games a session.
+    progressive_games_per_session: int = 6
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pos.domain.bingo_program import Game, GameKind, decision_pool, progressive_growth, split
@@ -39,7 +40,7 @@ from pos.ledger.keys import seal_for
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import require_game, require_program
 from pos.services.current_session import hall_date, require_open_session
-from pos.services.inputs import checked_input
+from pos.services.inputs import checked_input, read_input_text
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.settings import rulebook_settings
@@ -132,6 +133,34 @@ def _session_game(st: Station, number: int | str, *kinds: GameKind) -> tuple[Any
     return session, require_game(program, game_number, *kinds), version
 
 
+def read_winners_file(path: Path) -> list[Winner | None]:
+    """Each winner's W-2G data from a JSON list, in the order of the shares: objects with
+    name, address, tin and id, or null for a winner whose share is under the threshold."""
+    text = read_input_text(path, "winners-file", limit=64 * 1024)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise BadInput("winners-file", f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise BadInput("winners-file", "give a JSON list, one entry per winner")
+    out: list[Winner | None] = []
+    for index, item in enumerate(data):
+        if item is None:
+            out.append(None)
+            continue
+        if not isinstance(item, dict):
+            raise BadInput("winners-file", f"entry {index} is not an object or null")
+        out.append(
+            Winner(
+                str(item.get("name", "")),
+                str(item.get("address", "")),
+                str(item.get("tin", "")),
+                str(item.get("id", "")),
+            )
+        )
+    return out
+
+
 # --- prizes ------------------------------------------------------------------------------------
 
 
@@ -168,6 +197,7 @@ def pay_prize(
                     cents,
                     announced=totals.announced_prize,
                     limit=settings.regular_prize_limit,
+                    already_paid=bingo_read.game_prizes(conn, session.id, found.number),
                 )
             )
         else:
@@ -188,6 +218,11 @@ def pay_prize(
                     jackpots_paid_today=bingo_read.jackpots_paid_on(conn, session.game_date),
                     as_regular=regular,
                     progressive_pool=pool,
+                    already_paid=(
+                        bingo_read.game_prizes(conn, session.id, found.number)
+                        if found.kind is GameKind.PROGRESSIVE and not regular
+                        else 0
+                    ),
                 )
             )
         shares = split(cents, count)
@@ -299,6 +334,9 @@ def decision_enter(
         count = parse_count(faces, "faces", maximum=10_000)
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
+        totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
+        if totals.announced_prize is not None:
+            raise BadInput("game", f"game {found.number}'s prize was announced: no more entries")
         entry = found.entry or 0
         number = next_receipt_number(st)
         st.append(

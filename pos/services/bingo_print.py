@@ -224,6 +224,8 @@ def form_flowables(report: dict[str, Any]) -> list[Any]:
         label = line["line"]
         if line["line"] == "treasure chest":
             label = "treasure chest / raffle sales (H4)"
+        if line.get("devices"):
+            label += f" (with {line['devices']} device rentals, ${line['devices_gross']})"
         rows.append(
             [
                 label,

@@ -61,6 +61,8 @@ class GameLine:
     pool: str | None  # a progressive's prize now, from the ledger
     house_rules: str
     raffle: str
+    prize_amount: str | None = None  # the fixed (or progressive starting) prize, decimal
+    increase: str | None = None  # a progressive's most growth a session, decimal
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,8 @@ def _game_line(st: Station, game: Game) -> GameLine:
         pool=pool,
         house_rules=game.house_rules,
         raffle=game.raffle,
+        prize_amount=_money(game.prize),
+        increase=_money(game.increase),
     )
 
 

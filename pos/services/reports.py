@@ -351,7 +351,13 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         with path.open("w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=columns, restval="")
             writer.writeheader()
-            writer.writerows({k: identity.csv_cell(v) for k, v in row.items()} for row in rows)
+            writer.writerows(
+                {
+                    k: identity.csv_cell("; ".join(map(str, v)) if isinstance(v, list) else v)
+                    for k, v in row.items()
+                }
+                for row in rows
+            )
         written.append(path)
     return written
 

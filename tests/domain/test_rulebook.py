@@ -129,6 +129,14 @@ def test_virginia_defaults() -> None:
         "fiscal_year_start_day": 1,
         "w2g_threshold": "2000.00",
         "max_faces_per_game": 54,
+        "regular_prize_limit": "100.00",
+        "special_prize_limit": "200.00",
+        "special_prize_games": 10,
+        "jackpot_prize_limit": "1000.00",
+        "jackpot_daily_limit": "1000.00",
+        "progressive_prize_limit": "5000.00",
+        "progressive_increase_limit": "200.00",
+        "progressive_games_per_session": 6,
     }
 
 

@@ -28,7 +28,8 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
     - LIMIT a regular, special or WINGO prize above the higher limit, or more games above the
            regular limit than a session may play; a jackpot above the jackpot limit, or the
            program's jackpots together above the day's limit;
-    - I7   a progressive prize above the progressive limit, or a growth above its limit.
+    - I7   more progressive games than a session may play, a progressive prize above the
+           progressive limit, or a growth above its limit.
     """
     for game in program.games:
         label = f"game {game.number} ({game.title})"
@@ -87,7 +88,14 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
             f"the program's jackpots total {_money(jackpots)}, above the "
             f"{_money(settings.jackpot_daily_limit)} a calendar day's jackpots may total",
         )
-    for game in program.games_of(GameKind.PROGRESSIVE):
+    progressives = program.games_of(GameKind.PROGRESSIVE)
+    if len(progressives) > settings.progressive_games_per_session:
+        return Refusal(
+            "I7",
+            f"the program has {len(progressives)} progressive games; a session plays at most "
+            f"{settings.progressive_games_per_session}",
+        )
+    for game in progressives:
         if (game.prize or 0) > settings.progressive_prize_limit:
             return Refusal(
                 "I7",
@@ -161,6 +169,7 @@ def prize_limit(
     jackpots_paid_today: int,
     as_regular: bool,
     progressive_pool: int | None,
+    already_paid: int = 0,
 ) -> Refusal | None:
     """LIMIT, I7: a bingo prize within its limit, per kind of game.
 
@@ -201,7 +210,7 @@ def prize_limit(
             )
         return None
     if game.kind is GameKind.PROGRESSIVE:
-        most = min(progressive_pool or 0, settings.progressive_prize_limit)
+        most = min(progressive_pool or 0, settings.progressive_prize_limit) - already_paid
         if amount > most:
             return Refusal(
                 "I7",
@@ -214,23 +223,27 @@ def prize_limit(
 
 
 def decision_payment(
-    game: Game, amount: int, *, announced: int | None, limit: int
+    game: Game, amount: int, *, announced: int | None, limit: int, already_paid: int = 0
 ) -> Refusal | None:
-    """G5: a decision prize is announced before it is paid, and paid as announced; G4: never
-    above the regular bingo prize limit (the excess stays with the organisation)."""
+    """G5: a decision prize is announced before it is paid, and paid as announced (once, or in
+    parts adding up to it); G4: never above the regular bingo prize limit (the excess stays
+    with the organisation)."""
     label = f"game {game.number} ({game.title})"
-    if amount > limit:
+    if already_paid + amount > limit:
         return Refusal(
             "G4",
-            f"{label}: a {_money(amount)} decision bingo prize is above the {_money(limit)} "
-            "regular bingo prize limit; the excess is retained by the organisation",
+            f"{label}: a {_money(already_paid + amount)} decision bingo prize is above the "
+            f"{_money(limit)} regular bingo prize limit; the excess is retained by the "
+            "organisation",
         )
     if announced is None:
         return Refusal("G5", f"{label}: announce the decision bingo prize before it is paid")
-    if amount != announced:
+    if already_paid + amount > announced or (not already_paid and amount != announced):
         return Refusal(
             "G5",
-            f"{label}: the prize announced was {_money(announced)}, not {_money(amount)}",
+            f"{label}: the prize announced was {_money(announced)}"
+            + (f", {_money(already_paid)} of it paid already" if already_paid else "")
+            + f"; {_money(amount)} cannot be paid",
         )
     return None
 
