@@ -25,7 +25,7 @@ KIND_CODES = {
     "voucher-redeemed": "d",
     "seal-sheet": "h",
     "device-faces": "f",
-    "raffle-ticket": "x",
+    "raffle-ticket": "a",
     "test": "t",
 }
 KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
