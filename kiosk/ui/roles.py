@@ -28,6 +28,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.booth_bingo import BingoScreen
     from kiosk.ui.screens.booth_close import BoothCloseScreen
     from kiosk.ui.screens.booth_devices import DevicesScreen
+    from kiosk.ui.screens.booth_games import GamesScreen
     from kiosk.ui.screens.booth_sell import SellScreen
     from kiosk.ui.screens.booth_void import VoidScreen
     from kiosk.ui.screens.booth_winners import WinnersScreen
@@ -42,6 +43,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         DevicesScreen,
         SealScreen,
         BingoScreen,
+        GamesScreen,
         BoothCloseScreen,
     ]
     tabs = [
@@ -51,6 +53,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("devices", "Devices"),
         Tab("seal", "Seals"),
         Tab("bingo", "Bingo"),
+        Tab("session-games", "Games"),
         Tab("close", "Close"),
     ]
     return [s(front) for s in screens], tabs, "sell"

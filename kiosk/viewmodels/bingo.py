@@ -377,3 +377,198 @@ def set_house_rules(st: Station, name: str, text: str, operator: str) -> Outcome
         return Outcome(True, f"VERSION {shown.version}", "House rules on the program", INFO)
 
     return attempt(run, "Change refused")
+
+
+# -- the booth: the session's own games (decision, progressive, treasure chest) ------------------
+
+SESSION_KINDS = ("decision", "progressive", "treasure-chest")
+
+
+@dataclass(frozen=True)
+class ActionVM:
+    name: str  # what game_action does
+    label: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class SessionGameVM:
+    number: int
+    kind: str
+    title: str
+    status: str  # where the game stands this session, in plain words
+    inputs: tuple[tuple[str, str], ...]  # (key, hint) of the fields its actions read
+    actions: tuple[ActionVM, ...]
+
+    @property
+    def ident(self) -> str:
+        return f"session-game-{self.number}"
+
+    @property
+    def text(self) -> str:
+        return f"{self.number}. {self.title}"
+
+
+@dataclass(frozen=True)
+class GamesVM:
+    program: str
+    games: tuple[SessionGameVM, ...]
+
+
+def _decision_status(view: bingo_games.DecisionView) -> str:
+    if view.announced:
+        return view.announcement
+    retained = f" · ${view.retained} retained (G4)" if cents(view.retained) else ""
+    return (
+        f"${view.entry} a face, ${view.fee} a card for each 3 numbers (G2, G3) · "
+        f"{view.faces} faces, {view.rounds} fee rounds · paid in ${view.paid_in} · "
+        f"prize ${view.prize} (limit ${view.limit}){retained}"
+    )
+
+
+def _progressive_status(view: bingo_games.ProgressiveView, session: str) -> str:
+    """Where a progressive game stands: its prize and calls, or, once played this session,
+    its result and what the next session plays for (I3, I5, I6)."""
+    paper = f" · paper {view.paper}" + (f" at ${view.price}" if view.price else "")
+    played = [h for h in view.history if h["session"] == session]
+    if not played:
+        return f"${view.prize} in {view.calls} numbers (I3){paper}"
+    last = played[-1]
+    result = (
+        "won within its calls"
+        if last["won"]
+        else "not won within its calls: played on as a regular game (I6)"
+    )
+    return (
+        f"This session: ${last['prize']} in {last['calls']} numbers, {result} · next session: "
+        f"${last['next_prize']} in {last['next_calls']} numbers (I5){paper}"
+    )
+
+
+def _chest_status(view: bingo_games.ChestView) -> str:
+    chosen = ", ".join(f"via game {p['via_game']}" for p in view.participants) or "none yet"
+    tried = "; ".join(
+        f"opened (${o['prize']})" if o["opened"] else "not opened, every key tried (H5)"
+        for o in view.outcomes
+    )
+    return (
+        f"{view.sold} entries, ${view.gross} (treasure chest/raffle sales, H4) · "
+        f"participant: {chosen}" + (f" · {tried}" if tried else "")
+    )
+
+
+def _session_game(st: Station, game: Game) -> SessionGameVM:
+    kind = game.kind.value
+    if kind == "decision":
+        status = _decision_status(bingo_games.decision_status(st, game=game.number))
+        inputs: tuple[tuple[str, str], ...] = (("count", "Card faces, or cards in play"),)
+        actions: tuple[ActionVM, ...] = (
+            ActionVM("enter", "Enter faces", OK),
+            ActionVM("fees", "Fee round", OK),
+            ActionVM("announce", "Announce prize", INFO),
+        )
+    elif kind == "progressive":
+        [view] = [
+            v for v in bingo_games.progressive_posting(st, game.name) if v.game == game.number
+        ]
+        session = current_session.open_session_now(st)
+        status = _progressive_status(view, session.id if session else "")
+        inputs = ()
+        actions = (
+            ActionVM("won", "Won in the calls", OK),
+            ActionVM("not-won", "Not won", WARN),
+        )
+    else:
+        status = _chest_status(bingo_games.chest_status(st, game=game.number))
+        inputs = (
+            ("count", "Entries"),
+            ("via", "Won game no."),
+            ("player", "Player card"),
+            ("prize", "Prize $ in the chest"),
+        )
+        actions = (
+            ActionVM("sell", "Sell", OK),
+            ActionVM("participant", "Participant", INFO),
+            ActionVM("opened", "Opened", OK),
+            ActionVM("keys", "Not opened", WARN),  # then every key is tried (H5)
+        )
+    return SessionGameVM(game.number, kind, game.title, status, inputs, actions)
+
+
+def games_screen(st: Station) -> GamesVM:
+    """The program's decision, progressive and treasure chest games, each with where it stands
+    in the open session and what the booth records for it."""
+    found = bingo_program.program_in_effect(st)
+    if found is None:
+        return GamesVM("No game program yet: the manager defines it", ())
+    program, version = found
+    if current_session.open_session_now(st) is None:
+        return GamesVM(f"{program.name} v{version} · no session open", ())
+    games = tuple(
+        _session_game(st, game) for game in program.games if game.kind.value in SESSION_KINDS
+    )
+    return GamesVM(f"{program.name} v{version}", games)
+
+
+def game_action(
+    st: Station, game: SessionGameVM, action: str, inputs: dict[str, str], operator: str
+) -> Outcome:
+    """Record what happened in a session game: decision entries, fee rounds and the announced
+    prize (G2-G5); a progressive game won or not (I5, I6); treasure chest entries, its
+    participant (H3) and the keys' outcome (H5)."""
+
+    def given(key: str) -> str:
+        text = inputs.get(key, "").strip()
+        if not text:
+            hint = dict(game.inputs).get(key, key)
+            raise BadInput(key, f"enter {hint.lower()} first")
+        return text
+
+    def run() -> Outcome:
+        n = game.number
+        if action in ("enter", "fees", "announce"):
+            if action == "enter":
+                view = bingo_games.decision_enter(
+                    st, game=n, faces=given("count"), operator=operator
+                )
+            elif action == "fees":
+                view = bingo_games.decision_fees(
+                    st, game=n, cards=given("count"), operator=operator
+                )
+            else:
+                view = bingo_games.decision_announce(st, game=n, operator=operator)
+                return Outcome(True, "ANNOUNCE", view.announcement, INFO, shout=f"${view.prize}")
+            return Outcome(True, f"GAME {n}: PAID IN ${view.paid_in}", _decision_status(view), OK)
+        if action in ("won", "not-won"):
+            played = bingo_games.progressive_result(
+                st, game=n, won=action == "won", operator=operator
+            )
+            nxt = played.history[-1]
+            return Outcome(
+                True,
+                "WON: PAY THE PRIZE" if action == "won" else "NOT WON: PLAY ON AS REGULAR",
+                f"Next session: {nxt['next_calls']} numbers for ${nxt['next_prize']} (I5)",
+                OK if action == "won" else WARN,
+            )
+        if action == "sell":
+            chest = bingo_games.chest_sell(st, game=n, qty=given("count"), operator=operator)
+            return Outcome(True, f"{chest.sold} ENTRIES", _chest_status(chest), OK)
+        if action == "participant":
+            player = inputs.get("player", "").strip() or None
+            chest = bingo_games.chest_participant(
+                st, game=n, via=given("via"), player=player, operator=operator
+            )
+            return Outcome(True, "PARTICIPANT CHOSEN", _chest_status(chest), INFO)
+        if action in ("opened", "keys"):
+            chest = bingo_games.chest_outcome(
+                st,
+                game=n,
+                opened=action == "opened",
+                every_key_tried=action == "keys",
+                prize=inputs.get("prize", "").strip() or None if action == "opened" else None,
+                operator=operator,
+            )
+            return Outcome(True, "RECORDED", _chest_status(chest), INFO)
+        raise BadInput("action", f"{action!r} is not something this game records")
+
+    return attempt(run, "Not recorded")

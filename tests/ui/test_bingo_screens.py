@@ -13,7 +13,7 @@ import zxingcpp
 
 from hardware.printer.escpos_image import interpret
 from pos.clock import FixedClock
-from pos.services import bingo_paper, bingo_program, raffle, receipts, settings
+from pos.services import bingo_games, bingo_paper, bingo_program, raffle, receipts, settings
 from pos.services.station import Station
 from tests.ui.conftest import NOW, SELLER_PIN
 from tests.ui.driver import Driver
@@ -37,8 +37,13 @@ PROGRAM: dict[str, Any] = {
 }  # fmt: skip
 
 
-def bingo_night(hall: Path) -> None:
-    """At booth-1: paper received from its invoice, the Door pack, the program, a raffle."""
+CHEST = {"kind": "treasure-chest", "price": "2.00",
+         "house_rules": "The winner of the game the caller names tries one key."}  # fmt: skip
+
+
+def bingo_night(hall: Path, *, chest: bool = False) -> None:
+    """At booth-1: paper received from its invoice, the Door pack, the program, a raffle;
+    `chest`: with a Treasure Chest Raffle as game 6."""
     with Station(hall / "booth-1", clock=FixedClock(NOW)) as st:
         for series, faces, first, last, progressive in (
             ("R6", "6-on", 1001, 1200, False),
@@ -51,7 +56,8 @@ def bingo_night(hall: Path) -> None:
         bingo_paper.define_pack(
             st, "Door", price="20.00", items=[("R6", 1)], games="6-on, 9 games", operator="M100"
         )
-        program = bingo_program.program_from_mapping(PROGRAM)
+        games = PROGRAM["games"] + ([CHEST] if chest else [])
+        program = bingo_program.program_from_mapping({**PROGRAM, "games": games})
         bingo_program.create_program(st, program, operator="M100")
         terms = raffle.parse_terms(
             "QUILT26", name="Quilt raffle", drawing_date="2026-11-28", price="5.00",
@@ -170,3 +176,52 @@ def test_the_manager_edits_the_program(demo_hall: Path, open_front: Any, tmp_pat
     versions = ui.runtime.worker_call(lambda st: bingo_program.program_history(st))
     assert [v.version for v in versions] == [1, 2, 3]
     ui.shot("manager-program-edited")
+
+
+@pytest.mark.slow
+def test_the_booth_records_decision_progressive_and_treasure_chest_games(
+    demo_hall: Path, open_front: Any
+) -> None:
+    bingo_night(demo_hall, chest=True)
+    ui = open_front(demo_hall / "booth-1")
+    _log_in(ui)
+    ui.tap("tab-session-games")
+    shown = ui.text()
+    assert "3. Decision Bingo" in shown and "4. Lucky 7" in shown and "6. Treasure Chest" in shown
+    assert "$1.00 a face, $0.25 a card for each 3 numbers (G2, G3)" in shown
+    ui.shot("booth-games")
+    # decision bingo: 60 faces entered, two rounds of fees on 60 cards, the prize announced
+    ui.type("game-input-count", "60")
+    ui.tap("game-enter")
+    assert ui.find("game-headline").text == "GAME 3: PAID IN $60.00"
+    for _ in range(2):
+        ui.type("game-input-count", "60")
+        ui.tap("game-fees")
+    assert ui.find("game-headline").text == "GAME 3: PAID IN $90.00"
+    ui.tap("game-announce")
+    assert ui.find("game-headline").text == "ANNOUNCE" and ui.find("game-shout").text == "$90.00"
+    ui.shot("booth-games-announced", both=False)
+    # the progressive game not won: one more number next session (I5), played on (I6)
+    ui.tap("session-game-4")
+    assert "$500.00 in 50 numbers (I3)" in ui.find("game-status").text
+    ui.tap("game-not-won")
+    assert ui.find("game-headline").text == "NOT WON: PLAY ON AS REGULAR"
+    assert "Next session: 51 numbers" in ui.find("game-detail").text
+    assert "played on as a regular game (I6)" in ui.find("game-status").text
+    # the treasure chest: entries, a participant through a game won this session (H3)
+    ui.tap("session-game-6")
+    ui.type("game-input-count", "10")
+    ui.tap("game-sell")
+    assert ui.find("game-headline").text == "10 ENTRIES"
+    ui.type("game-input-via", "2")  # no winner of game 2 recorded yet
+    ui.tap("game-participant")
+    assert ui.find("game-headline").text == "Not recorded" and "Rule H3" in ui.text()
+    ui.runtime.worker_call(
+        lambda st: bingo_games.pay_prize(st, game=1, amount="100.00", operator="S200")
+    )
+    ui.type("game-input-via", "1")
+    ui.tap("game-participant")
+    assert ui.find("game-headline").text == "PARTICIPANT CHOSEN"
+    ui.tap("game-keys")
+    assert "not opened, every key tried (H5)" in ui.find("game-status").text
+    ui.shot("booth-games-chest")

@@ -63,3 +63,22 @@ def test_the_booth_and_program_view_models(demo_hall: Path) -> None:
         assert game is not None and game[1] == 2 and game[0].games[2].fee == 50
         first = bingo_program.program_history(st, "Saturday Night")[0]
         assert (first.version, first.games[2].fee) == (1, "0.25")  # kept as it was
+
+
+def test_the_session_games_and_what_each_records(demo_hall: Path) -> None:
+    bingo_night(demo_hall, chest=True)
+    with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as st:
+        vm = bingo.games_screen(st)
+        assert vm.program == "Saturday Night v1"
+        shown = [(g.number, g.kind, [a.name for a in g.actions]) for g in vm.games]
+        assert shown == [
+            (3, "decision", ["enter", "fees", "announce"]),
+            (4, "progressive", ["won", "not-won"]),
+            (6, "treasure-chest", ["sell", "participant", "opened", "keys"]),
+        ]
+        decision = vm.games[0]
+        missing = bingo.game_action(st, decision, "enter", {"count": " "}, "S200")
+        assert not missing.ok and "card faces, or cards in play" in missing.detail
+        assert bingo.game_action(st, decision, "enter", {"count": "40"}, "S200").ok
+        announced = bingo.game_action(st, decision, "announce", {}, "S200")
+        assert announced.shout == "$40.00" and "the prize is $40.00" in announced.detail
