@@ -204,3 +204,10 @@ def test_the_day_report_and_the_form_carry_the_raffle_line(raffle: Hall, tmp_pat
     ).stdout
     [row] = [r for r in printed.splitlines() if "Raffle QUILT26" in r]
     assert row.split()[-3:] == ["30.00", "250.00", "-220.00"]
+    pdf = tmp_path / "day.pdf"
+    assert raffle("report", "day", "--date", "2026-11-28", "--pdf", str(pdf)).exit_code == 0
+    day_text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    [row] = [r for r in day_text.splitlines() if "Raffle QUILT26" in r]
+    assert row.split()[-3:] == ["30.00", "250.00", "-220.00"]

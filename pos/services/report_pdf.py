@@ -124,6 +124,10 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
     ]
     story.append(Table(rows, style=grid, repeatRows=1))
     story += form_flowables(report)  # issue #18: the bingo session's lines
+    if report.get("raffles"):  # issue #18: each raffle's line
+        story.append(Spacer(1, 10))
+        header = ["Raffle", "Name", "Price", "Sold", "Gross", "Prizes", "Net"]
+        story.append(Table([header, *raffle_form_rows(report)], style=grid))
     story.append(Spacer(1, 10))
     cash = [["Drawer", "Expected", "Counted", "Over/short"]] + [
         [c["station"], c["expected"], c["counted"] or "-", c["over_short"] or "-"]
