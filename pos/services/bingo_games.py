@@ -206,9 +206,10 @@ def pay_prize(
                 state = bingo_read.progressive(conn, found.name)
                 pool = state.pool if state else found.prize
                 plays = bingo_read.progressive_plays(conn, [session.id], found.name)
-                if plays and not plays[-1].won:
+                refuse(bingo_checks.progressive_result_recorded(found, recorded=bool(plays)))
+                if not plays[-1].won:
                     regular = True  # I6: not won within the calls: a regular prize
-                elif plays:
+                else:
                     pool = plays[-1].pool  # won: the prize posted when it was played
             refuse(
                 bingo_checks.prize_limit(
