@@ -376,7 +376,9 @@ def test_prizes_above_the_limits_are_refused(bingo_hall: Hall, tmp_path: Path) -
     assert "$600.00 of jackpots were paid today" in result.stderr
     # The progressive game won within its calls pays at most its posted prize (I7); played on
     # as a regular game, at most the regular limit (I6).
-    refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "500.01", *S), "I7")
+    result = bingo_hall("bingo", "pay", "--game", "5", "--amount", "100.00", *S)
+    refused(result, "I7")
+    assert "record whether the progressive prize was won" in result.stderr
     ok(bingo_hall("bingo", "progressive", "result", "--game", "5", "--not-won"))
     refused(bingo_hall("bingo", "pay", "--game", "5", "--amount", "150.00", *S), "LIMIT")
     # A program above the limits is refused when it is defined.
@@ -541,6 +543,10 @@ def test_a_booth_sells_paper_the_manager_issued_and_the_manager_reconciles_it(
         assert sale.audit_numbers == ["R6 1101-1104", "SP 5051-5052"]
         prize = bingo_games.pay_prize(b, game=1, amount="100.00", winners=3, operator="S1")
         assert prize.shares == ["33.34", "33.33", "33.33"]
+        paid = bingo_games.session_prizes(b)
+        assert [(p.game, p.amount, p.winners, p.station) for p in paid] == [
+            (1, "100.00", 3, "booth-1")
+        ]
     with Station(bingo_hall.directory, environ=environ) as m:
         mine = bingo_paper.sell_pack(m, "Door", qty=1, operator="S1")
         assert mine.audit_numbers == ["R6 1001-1002", "SP 5001"]  # the manager's own stock

@@ -12,6 +12,7 @@ What it offers (stable names; the screens build on them):
                                                                     numbers per card (G3)
 - `decision_announce(st, game=, operator=)` -> DecisionView         the prize announced (G4, G5)
 - `decision_status(st, game=, session=None)` -> DecisionView
+- `session_prizes(st, session=None)` -> list[PaidPrize]    the prizes paid in a session
 - `progressive_result(st, game=, won=, operator=)` -> ProgressiveView
                                               not won: calls +1 next session (I5), played on as
                                               a regular game (I6); the pool carries as events
@@ -206,9 +207,10 @@ def pay_prize(
                 state = bingo_read.progressive(conn, found.name)
                 pool = state.pool if state else found.prize
                 plays = bingo_read.progressive_plays(conn, [session.id], found.name)
-                if plays and not plays[-1].won:
+                refuse(bingo_checks.progressive_result_recorded(found, recorded=bool(plays)))
+                if not plays[-1].won:
                     regular = True  # I6: not won within the calls: a regular prize
-                elif plays:
+                else:
                     pool = plays[-1].pool  # won: the prize posted when it was played
             refuse(
                 bingo_checks.prize_limit(
@@ -283,6 +285,42 @@ def pay_prize(
         receipt=number,
         event=f"{event.origin}:{event.seq}",
     )
+
+
+@dataclass(frozen=True)
+class PaidPrize:
+    session: str
+    game: int
+    title: str
+    kind: str
+    amount: str
+    winners: int
+    as_regular: bool  # a progressive game played on as a regular game (I6)
+    w2g: int  # winners whose share needed a W-2G
+    station: str
+    receipt: int | None
+    paid_by: str | None
+
+
+def session_prizes(st: Station, session: str | None = None) -> list[PaidPrize]:
+    """The bingo prizes paid in a session (default: the one open now), oldest first."""
+    chosen = session or require_open_session(st).id
+    return [
+        PaidPrize(
+            p.session,
+            p.game,
+            p.name,
+            p.kind,
+            _money(p.amount),
+            p.winners,
+            p.as_regular,
+            p.reportable,
+            p.origin,
+            p.receipt,
+            p.by,
+        )
+        for p in bingo_read.prizes_paid(st.ledger.conn, [chosen])
+    ]
 
 
 # --- decision bingo (G) -----------------------------------------------------------------------

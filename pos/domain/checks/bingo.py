@@ -222,6 +222,18 @@ def prize_limit(
     return Refusal("LIMIT", f"{label} is a {game.kind} game: its prizes are not paid this way")
 
 
+def progressive_result_recorded(game: Game, *, recorded: bool) -> Refusal | None:
+    """I7 (I 5, I 6): whether the progressive prize was won within its calls is recorded before
+    a prize of the game is paid: it decides between the progressive prize and a regular one."""
+    if not recorded:
+        return Refusal(
+            "I7",
+            f"game {game.number} ({game.title}): record whether the progressive prize was won "
+            "within its calls (booth bingo progressive result) before paying a prize",
+        )
+    return None
+
+
 def decision_payment(
     game: Game, amount: int, *, announced: int | None, limit: int, already_paid: int = 0
 ) -> Refusal | None:
