@@ -50,6 +50,7 @@ class PrizeGameVM:
     title: str
     kind: str
     prize: str  # the program's fixed prize as a decimal string, or "" (a pool)
+    paid: str = ""  # what was paid for it this session, as a decimal string, or ""
 
     @property
     def ident(self) -> str:
@@ -58,7 +59,8 @@ class PrizeGameVM:
     @property
     def text(self) -> str:
         shown = f" · ${self.prize}" if self.prize else ""
-        return f"{self.number}. {self.title}{shown}"
+        paid = f" · paid ${self.paid}" if self.paid else ""
+        return f"{self.number}. {self.title}{shown}{paid}"
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,15 @@ def booth_screen(st: Station) -> BingoBoothVM:
                     f"{_sheets(stock.get(series, 0))} here",
                 )
             )
+        paid: dict[int, int] = {}
+        if current_session.open_session_now(st) is not None:
+            for prize_paid in bingo_games.session_prizes(st):
+                paid[prize_paid.game] = paid.get(prize_paid.game, 0) + cents(prize_paid.amount)
         for game in parsed.games:
             if game.kind.value in PAYABLE:
                 prize = format_amount(game.prize) if game.prize is not None else ""
-                games.append(PrizeGameVM(game.number, game.title, game.kind.value, prize))
+                so_far = format_amount(paid[game.number]) if game.number in paid else ""
+                games.append(PrizeGameVM(game.number, game.title, game.kind.value, prize, so_far))
     if not any(item.kind == "pack" for item in items):
         items[:0] = [_pack_item(pack, stock) for pack in packs.values()]
     for shown in raffle.list_raffles(st):
