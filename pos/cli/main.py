@@ -12,6 +12,7 @@ import click
 
 from pos import __version__
 from pos.cli.backup import backup, restore
+from pos.cli.books import bank, deposit, disbursement
 from pos.cli.capture import capturing
 from pos.cli.common import AlreadyAnswered, CliState
 from pos.cli.common_paths import default_hall_dir
@@ -63,6 +64,7 @@ COMMANDS = [
     redeem, punch, void, check, seal, scan, scan_code, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,
+    deposit, disbursement, bank,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

@@ -24,6 +24,7 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
+from pos.services import books_cash, books_day
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
 from pos.services.station import Station
@@ -167,6 +168,7 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         "operators": _operators(st, sc),
         "cash": _cash(st, sc),
         "hourly": hourly_sales(st, sc),
+        **books_day.additions(st, sc.day, ss),
     }
 
 
@@ -251,15 +253,7 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
     ss = sc.sessions
     out = []
     for name, _ in hall_read.stations(conn):
-        _, sold = deals_read.station_sales(conn, name, ss)
-        rented = devices_read.station_rentals(conn, name, ss)
-        paid = winners_read.station_paid(conn, name, ss)
-        # Every voucher a station issues stands for value it took in and did not give out as
-        # tickets: cash for a voucher, cash for tickets a dispenser did not deliver, or the
-        # unused part of a voucher it took as payment (whose whole value counts as paid out).
-        _, vouchers_in = receipts_read.vouchers_issued(conn, sc.low, sc.high, station=name)
-        _, vouchers_out = receipts_read.vouchers_redeemed(conn, sc.low, sc.high, by=name)
-        expected = sold + rented + vouchers_in - paid - vouchers_out
+        expected = books_cash.station_expected(st, sc.sessions, sc.low, sc.high, name)
         counted = cash_read.counted(conn, name, ss)
         if not (expected or counted):
             continue

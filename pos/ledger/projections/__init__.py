@@ -1,6 +1,7 @@
 """Every projection Booth keeps, in the order they are applied."""
 
 from pos.ledger.projections.base import Handler, Projection, ProjectionSet
+from pos.ledger.projections.books import BOOKS
 from pos.ledger.projections.cash import CASH
 from pos.ledger.projections.closing import CLOSING
 from pos.ledger.projections.deals import DEALS
@@ -11,6 +12,8 @@ from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
 from pos.ledger.projections.winners import WINNERS
 
-ALL = ProjectionSet([HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH])
+ALL = ProjectionSet(
+    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BOOKS]
+)
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]
