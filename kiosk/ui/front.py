@@ -26,6 +26,11 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def _width(label: str) -> float:
+    """A tab's share of the bar: longer words get more room, so many tabs still fit at 800."""
+    return 0.5 + 0.09 * len(label)
+
+
 class NavBar(Row):
     def __init__(self, tabs: list[Tab], go: Callable[[str], None], log_out: Callable[[], None]):
         super().__init__()
@@ -37,9 +42,12 @@ class NavBar(Row):
                 colour=common.PANEL_HI,
                 ident=f"tab-{tab.screen}",
             )
+            button.size_hint_x = _width(tab.label)
             self.buttons[tab.screen] = button
             self.add_widget(button)
-        self.add_widget(TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout"))
+        logout = TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout")
+        logout.size_hint_x = _width("Log out")
+        self.add_widget(logout)
 
     def highlight(self, name: str) -> None:
         for screen, button in self.buttons.items():

@@ -213,6 +213,14 @@ def counts(st: Station, sessions: list[str] | tuple[str, ...]) -> list[dict[str,
     ]
 
 
+def session_now(st: Station) -> str | None:
+    """The session a count goes to now: the open one, else the latest; None before any."""
+    try:
+        return _session(st, None)
+    except BadInput:
+        return None
+
+
 def awaiting(st: Station, session: str | None = None) -> list[dict[str, Any]]:
     """Counts recorded and not yet verified: who counted and where, never the figures (the
     second person counts blind too)."""

@@ -1,0 +1,150 @@
+"""The bookkeeper's screens without Kivy: blind counts and their verification (the booth's close
+and the manager's Books tab), the deposits due and the state's reports due. Functions taking a
+Station run on the StationWorker.
+
+Blind: nothing here shows what the ledger expects in a drawer before a count of it is recorded,
+and a count awaiting its second person shows who counted, never the figure (the second person
+counts blind too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.viewmodels.common import ERROR, MUTED, OK, WARN, Outcome, attempt
+from pos.services import books_cash, books_deposits, books_quarter
+from pos.services.current_session import hall_date
+from pos.services.station import Station
+
+
+def _dollars(amount: str) -> str:
+    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
+
+
+def _variance(amount: str) -> str:
+    if amount == "0.00":
+        return "exact"
+    return ("short " if amount.startswith("-") else "over ") + _dollars(amount.lstrip("-"))
+
+
+def count_outcome(result: dict[str, object], verb: str) -> Outcome:
+    verified = result["status"] == "verified"
+    detail = (
+        f"{str(result['drawer']).capitalize()}: expected {_dollars(str(result['expected']))}, "
+        f"{_variance(str(result['variance']))}. "
+        + (
+            f"Counted by {result['counted_by']}, verified by {result['verified_by']}."
+            if verified
+            else f"Counted by {result['counted_by']}; a second badge must count it too."
+        )
+    )
+    headline = f"{verb} {_dollars(str(result['counted']))}" + (
+        " · VERIFIED" if verified else " · NOT VERIFIED"
+    )
+    return Outcome(True, headline, detail, OK if verified else WARN, data=(("result", result),))
+
+
+def record_count(
+    st: Station, amount: str, operator: str, *, station: str | None = None, whole: bool = False
+) -> Outcome:
+    """A blind count: the expected figure comes back only with the recorded count."""
+
+    def run() -> Outcome:
+        result = books_cash.count(
+            st, amount, station=station or None, whole_session=whole, operator=operator
+        )
+        return count_outcome(result, "COUNTED")
+
+    return attempt(run, "Cannot record the count")
+
+
+def verify_count(
+    st: Station, amount: str, badge: str, *, station: str | None = None, whole: bool = False
+) -> Outcome:
+    """The second person's count, under their own badge."""
+
+    def run() -> Outcome:
+        result = books_cash.verify(
+            st, amount, station=station or None, whole_session=whole, operator=badge.strip()
+        )
+        return count_outcome(result, "RECOUNTED")
+
+    return attempt(run, "Not verified")
+
+
+@dataclass(frozen=True)
+class LineVM:
+    text: str
+    detail: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class BooksVM:
+    counts: tuple[LineVM, ...]
+    deposits: tuple[LineVM, ...]
+    reports: tuple[LineVM, ...]
+    due_next: str  # the one line the manager sees first: what is due next
+    due_colour: str
+
+
+def count_lines(st: Station) -> tuple[LineVM, ...]:
+    """The session's counts: a verified one with its figures; one awaiting its second person
+    with who counted it and no figure."""
+    session = books_cash.session_now(st)
+    sessions = [session] if session else []
+    waiting = {(c["session"], c["station"]) for c in books_cash.awaiting(st)}
+    out = []
+    for c in books_cash.counts(st, sessions):
+        if (c["session"], c["station"]) in waiting:
+            out.append(
+                LineVM(
+                    f"{str(c['drawer']).capitalize()}: NOT VERIFIED",
+                    f"counted by {c['counted_by']} ({c['session']}); a second person counts it "
+                    "blind and verifies",
+                    WARN,
+                )
+            )
+        else:
+            out.append(
+                LineVM(
+                    f"{str(c['drawer']).capitalize()}: verified",
+                    f"{_dollars(c['counted'])} counted by {c['counted_by']}, verified by "
+                    f"{c['verified_by']}; expected {_dollars(c['expected'])}, "
+                    f"{_variance(c['variance'])}",
+                    OK if c["variance"] == "0.00" else ERROR,
+                )
+            )
+    return tuple(out)
+
+
+def books_screen(st: Station) -> BooksVM:
+    today = hall_date(st, st.clock.now())
+    deposits = tuple(
+        LineVM(
+            f"Deposit {'OVERDUE' if d['overdue'] else 'due'} by {d['due']}: session "
+            f"{d['session']}",
+            f"{_dollars(d['amount'])} ({d['basis']})"
+            + (f"; not business days: {', '.join(d['not_business_days'])}"
+               if d["not_business_days"] else ""),
+            ERROR if d["overdue"] else WARN,
+        )
+        for d in books_deposits.reminders(st, today)
+    )  # fmt: skip
+    reports = tuple(
+        LineVM(
+            f"Form {r['form']} ({r['period']}) due {r['due']}",
+            f"{r['days_left']} days left: booth report {r['report']}",
+            WARN if int(r["days_left"]) < 14 else MUTED,
+        )
+        for r in books_quarter.due_next(st, today)
+    )
+    overdue = [d for d in deposits if d.colour == ERROR]
+    if overdue:
+        due_next, colour = overdue[0].text, ERROR
+    elif deposits:
+        due_next, colour = deposits[0].text, WARN
+    elif reports:
+        due_next, colour = f"Due next: {reports[0].text}", reports[0].colour
+    else:
+        due_next, colour = "Nothing is due at the bank or the state.", MUTED
+    return BooksVM(count_lines(st), deposits, reports, due_next, colour)
