@@ -71,6 +71,41 @@ def verify_count(
     return attempt(run, "Not verified")
 
 
+def record_deposit(
+    st: Station, bag: str, taken_by: str, cash: str, checks: str, operator: str
+) -> Outcome:
+    """The oldest session not yet deposited goes to the bank in `bag`, taken by `taken_by`."""
+
+    def run() -> Outcome:
+        due = books_deposits.reminders(st, hall_date(st, st.clock.now()))
+        if not due:
+            return Outcome(False, "Nothing to deposit", "Every closed session is deposited.", MUTED)
+        d = books_deposits.record(
+            st, bag=bag, sessions=[due[0]["session"]], cash=cash or "0", checks=checks or "0",
+            taken_by=taken_by.strip(), operator=operator,
+        )  # fmt: skip
+        problems = [
+            text
+            for flag, text in (
+                (d["late"], f"LATE: due by {d['due']}"),
+                (d["short"], f"SHORT by {_dollars(d['short_by'])} of {_dollars(d['should_hold'])}"),
+            )
+            if flag
+        ]
+        detail = (
+            f"Session {', '.join(d['sessions'])}: {_dollars(d['total'])} (cash "
+            f"{_dollars(d['cash'])}, checks {_dollars(d['checks'])}), taken by {d['taken_by']}. "
+            + (
+                "; ".join(problems) + " - on the exceptions list."
+                if problems
+                else f"On time (due {d['due']})."
+            )
+        )
+        return Outcome(True, f"BAG {d['bag']} DEPOSITED", detail, ERROR if problems else OK)
+
+    return attempt(run, "Cannot record the deposit")
+
+
 @dataclass(frozen=True)
 class LineVM:
     text: str

@@ -127,6 +127,14 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
         for c in report["cash"]
     ]
     story.append(Table(cash, style=grid))
+    if report.get("counts"):  # two-person counts: verified or not
+        story.append(Spacer(1, 6))
+        counts = [["Count", "Counted", "By", "Expected", "Variance", "Verified"]] + [
+            [c["drawer"], c["counted"], c["counted_by"], c["expected"], c["variance"],
+             f"by {c['verified_by']}" if c["status"] == "verified" else "NOT VERIFIED"]
+            for c in report["counts"]
+        ]  # fmt: skip
+        story.append(Table(counts, style=grid))
     if report["exceptions"]:
         story.append(Spacer(1, 10))
         story.append(Paragraph("Exceptions", styles["Heading3"]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pos.services import books_cash, reports
+from pos.services import books_cash, exceptions, reports, sessions
 from tests.ui.test_booth import log_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.rule("COUNT2")]  # Kivy renders every screen
@@ -92,3 +92,23 @@ def test_manager_books_tab(demo_hall: Path, open_front: Any) -> None:
     assert "The session's cash: verified" in shown and "verified by S200" in shown
     assert _statuses(ui) == [("*", "verified")]
     ui.shot("manager-books-verified")
+    # the session closes; its receipts are due at the bank by the second business day after
+    # Saturday 28 November: Monday 30 November, then Tuesday 1 December
+    ui.runtime.worker_call(
+        lambda st: sessions.close_session(
+            st, operator="M100", without={"booth-1": "training", "kiosk-1": "training"}
+        )
+    )
+    ui.tap("tab-dashboard")
+    ui.tap("tab-books")
+    assert ui.find("due-next").text == "Deposit due by 2026-12-01: session 2026-11-28/1"
+    ui.type("deposit-bag", "B-7")
+    ui.type("deposit-by", "S200")
+    ui.type("deposit-cash", f"{float(expected) - 5:.2f}")
+    ui.tap("deposit")
+    assert ui.find("books-headline").text == "BAG B-7 DEPOSITED"
+    assert "SHORT by $5.00" in ui.find("books-detail").text
+    ui.shot("manager-books-deposit-short")
+    kinds = ui.runtime.worker_call(lambda st: [e["kind"] for e in exceptions.review_list(st)])
+    assert "deposit-short" in kinds
+    assert ui.find("due-next").text == "Due next: Form 102 (2026 Q3) due 2026-12-01"

@@ -32,9 +32,19 @@ class BooksScreen(RoleScreen):
         second.add_widget(
             TouchButton("Verify", on_press=self._verify, colour=common.OK, ident="verify")
         )
+        deposit = Row()
+        self.bag = Field("Bag no.", ident="deposit-bag")
+        self.carrier = Field("Taken by", ident="deposit-by")
+        self.cash = Field("Cash $", ident="deposit-cash")
+        self.checks = Field("Checks $", ident="deposit-checks")
+        for widget in (self.bag, self.carrier, self.cash, self.checks):
+            deposit.add_widget(widget)
+        deposit.add_widget(
+            TouchButton("Deposit", on_press=self._deposit, colour=common.INFO, ident="deposit")
+        )
         self.outcome = fixed(OutcomeBanner(ident="books"), 76)
         self.rows = ListBox(ident="books-list")
-        for widget in (self.heading, count, second, self.outcome, self.rows):
+        for widget in (self.heading, count, second, deposit, self.outcome, self.rows):
             self.body.add_widget(widget)
         self.outcome.clear("Count blind: the ledger's figure shows once the count is recorded")
 
@@ -85,9 +95,18 @@ class BooksScreen(RoleScreen):
             self._done,
         )
 
+    def _deposit(self) -> None:
+        bag, by, cash, checks = self.bag.text, self.carrier.text, self.cash.text, self.checks.text
+        badge = self.operator
+        self.front.call(
+            lambda st: books.record_deposit(st, bag, by, cash, checks, badge), self._done
+        )
+
     def _done(self, outcome: common.Outcome) -> None:
         if outcome.ok:
-            self.amount.text = self.recount.text = self.badge.text = ""
+            for field in (self.amount, self.recount, self.badge, self.bag, self.carrier):
+                field.text = ""
+            self.cash.text = self.checks.text = ""
         self.show(outcome)
         self.refresh()
 
