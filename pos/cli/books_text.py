@@ -47,7 +47,7 @@ def books_day_text(r: dict[str, Any]) -> list[str]:
     for d in r.get("deposits_due", []):
         lines.append(
             f"  deposit {'OVERDUE' if d['overdue'] else 'due'}: session {d['session']} "
-            f"${d['amount']} by {d['due']}"
+            f"by {d['due']}"
         )
     for due in r.get("reports_due", []):
         lines.append(f"  state report due: Form {due['form']} {due['period']} by {due['due']}")

@@ -13,7 +13,7 @@ from pos.services.station import Station
 
 def additions(st: Station, day: date, sessions: tuple[str, ...]) -> dict[str, Any]:
     counts = books_cash.counts(st, sessions)
-    reminders = books_deposits.reminders(st, day)
+    reminders = books_deposits.reminders(st, day, amounts=False)
     return {
         "counts": counts,
         "variance": {

@@ -181,9 +181,11 @@ def deposits(st: Station) -> list[dict[str, Any]]:
     return out
 
 
-def reminders(st: Station, today: date) -> list[dict[str, Any]]:
+def reminders(st: Station, today: date, *, amounts: bool = True) -> list[dict[str, Any]]:
     """The closed sessions whose receipts are not recorded as deposited: each with its due
-    date, the days that were not business days before it, and whether it is overdue."""
+    date, the days that were not business days before it, and whether it is overdue; with
+    `amounts`, what the deposit should hold (the day report leaves it out: a hall that kept no
+    deposit records yet has every past session here)."""
     conn = st.ledger.conn
     taken = books_read.deposited_sessions(conn)
     rules = rulebook_settings(st)
@@ -193,14 +195,14 @@ def reminders(st: Station, today: date) -> list[dict[str, Any]]:
             continue
         held = date.fromisoformat(game_date)
         due = due_date(st, held)
-        amount, basis = session_cash(st, session)
+        amount, basis = session_cash(st, session) if amounts else (None, None)
         out.append(
             {
                 "session": session,
                 "game_date": game_date,
                 "due": due.isoformat(),
                 "overdue": today > due,
-                "amount": format_amount(amount),
+                "amount": format_amount(amount) if amount is not None else None,
                 "basis": basis,
                 "not_business_days": [
                     f"{d.isoformat()} {why}"
