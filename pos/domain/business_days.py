@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import lru_cache
 
 CITATION = (
     "Code of Virginia § 2.2-3300 (legal holidays; as amended 2020, Lee-Jackson Day removed, "
@@ -84,17 +85,22 @@ CALENDARS: dict[str, Callable[[int], dict[date, str]]] = {
 }
 
 
+@lru_cache(maxsize=256)
+def _observed(calendar: str, year: int) -> tuple[tuple[date, str], ...]:
+    rule = CALENDARS[calendar]
+    found = {d: n for y in (year, year + 1) for d, n in rule(y).items() if d.year == year}
+    return tuple(sorted(found.items()))
+
+
 def holidays(calendar: str, year: int) -> dict[date, str]:
     """The calendar's holidays observed in `year` (a 1 January on a Saturday is observed on
     31 December of the year before, so that year's list holds it)."""
-    rule = CALENDARS[calendar]
-    found = {d: n for y in (year, year + 1) for d, n in rule(y).items() if d.year == year}
-    return dict(sorted(found.items()))
+    return dict(_observed(calendar, year))
 
 
 def holiday(day: date, calendar: str) -> str | None:
     """The holiday's name when `day` is one, else None."""
-    return holidays(calendar, day.year).get(day)
+    return next((name for d, name in _observed(calendar, day.year) if d == day), None)
 
 
 def is_business_day(day: date, calendar: str) -> bool:

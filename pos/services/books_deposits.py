@@ -14,6 +14,7 @@ from pos.domain import books
 from pos.domain.business_days import skipped
 from pos.domain.checks.cash import depositable, disbursable
 from pos.domain.money import format_amount, parse_amount
+from pos.domain.rulebook import Settings
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import books as books_read
 from pos.ledger.projections import cash as cash_read
@@ -39,8 +40,10 @@ def _cents(text: str, field: str, *, zero: bool = True) -> int:
         return parse_amount(text, field, allow_zero=zero)
 
 
-def due_date(st: Station, game_date: date, receipts: str = books.SESSION) -> date:
-    rules = rulebook_settings(st)
+def due_date(
+    st: Station, game_date: date, receipts: str = books.SESSION, rules: Settings | None = None
+) -> date:
+    rules = rules or rulebook_settings(st)
     if receipts == books.WEEKLY:
         return books.weekly_due(game_date, days=rules.electronic_deposit_days)
     return books.deposit_due(
@@ -194,7 +197,7 @@ def reminders(st: Station, today: date, *, amounts: bool = True) -> list[dict[st
         if session in taken:
             continue
         held = date.fromisoformat(game_date)
-        due = due_date(st, held)
+        due = due_date(st, held, rules=rules)
         amount, basis = session_cash(st, session) if amounts else (None, None)
         out.append(
             {
