@@ -556,3 +556,25 @@ def test_blind_count_and_deposit_commands(quarter_hall: dict[str, Any], tmp_path
     assert seller.exit_code == 1 and "ROLE" in seller.stderr
     variances = run_booth("--hall", hall, "drawer", "variances", env=env)
     assert "S1" in variances.stdout and "short 2 times" in variances.stdout
+
+
+@pytest.mark.rule("DEPOSIT")
+def test_the_calendar_setting_and_weekly_receipts_move_the_due_dates(
+    quarter_hall: dict[str, Any], tmp_path: Path
+) -> None:
+    from pos.services import settings
+
+    directory = tmp_path / "copy"
+    shutil.copytree(quarter_hall["directory"], directory)
+    with _at(directory, "2026-10-20T15:00:00+00:00") as m:
+        july = quarter_hall["sessions"]["2026-07-02"]
+        assert books_deposits.due_date(m, date(2026, 7, 2)) == date(2026, 7, 7)
+        # electronic gaming receipts: at least every seven calendar days
+        assert books_deposits.due_date(m, date(2026, 7, 2), books.WEEKLY) == date(2026, 7, 9)
+        settings.set_rulebook_setting(m, "holiday_calendar", "none", operator="M1")
+        # without Virginia's holidays, Friday 3 July counts: due Monday 6 July
+        assert books_deposits.due_date(m, date(2026, 7, 2)) == date(2026, 7, 6)
+        made = {d["bag"]: d for d in books_deposits.deposits(m)}
+        assert made["B-101"]["sessions"] == [july] and made["B-101"]["due"] == "2026-07-06"
+        with pytest.raises(RuleRefused, match="ROLE"):
+            settings.set_rulebook_setting(m, "holiday_calendar", "virginia", operator="S1")
