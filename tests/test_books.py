@@ -349,7 +349,9 @@ def test_deposits_on_time_late_and_reconciled(quarter_hall: dict[str, Any]) -> N
 
 
 @pytest.mark.rule("COUNT2")
-def test_the_short_drawer_verified_by_two_people(quarter_hall: dict[str, Any]) -> None:
+def test_the_short_drawer_verified_by_two_people(
+    quarter_hall: dict[str, Any], tmp_path: Path
+) -> None:
     short = quarter_hall["counts"]["2026-08-14"]
     assert short["first"]["variance"] == "-7.00" and short["first"]["counted_by"] == "S1"
     assert short["second"]["status"] == "verified" and short["second"]["verified_by"] == "M2"
@@ -365,6 +367,12 @@ def test_the_short_drawer_verified_by_two_people(quarter_hall: dict[str, Any]) -
     }  # fmt: skip
     assert running["people"][0]["person"] == "S1" and running["people"][0]["short"] == 1
     assert running["people"][0]["counts"] == 4 and running["not_verified"] == 0
+    reports.write_csv(day, tmp_path / "day")
+    with (tmp_path / "day" / "counts.csv").open() as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert (row["counted_by"], row["verified_by"], row["status"], row["variance"]) == (
+        "S1", "M2", "verified", "-7.00"
+    )  # fmt: skip
 
 
 @pytest.mark.rule("COUNT2", "DEPOSIT")

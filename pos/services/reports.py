@@ -323,6 +323,10 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         ],
         "operators": report["operators"],
         "cash": report["cash"],
+        "counts": [
+            {k: (" ".join(v) if isinstance(v, list) else v) for k, v in c.items()}
+            for c in report.get("counts", [])
+        ],
         "exceptions": report["exceptions"],
         "unpunched": report["unpunched"],
         "blocked_purchases": report["blocked_purchases"],
