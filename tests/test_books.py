@@ -404,6 +404,13 @@ def test_a_count_by_one_person_is_not_verified(
         (due,) = books_deposits.reminders(m, date(2026, 10, 9))
         assert due["due"] == "2026-10-13" and not due["overdue"]
         assert "2026-10-12 Columbus Day and Yorktown Victory Day" in due["not_business_days"]
+        # the manager decides the late deposit once, on the record
+        (late,) = [e for e in exceptions.review_list(m) if e["kind"] == "deposit-late"]
+        exceptions.resolve_exception(
+            m, late["origin"], late["seq"], decision="noted", note="bank closed early",
+            operator="M1",
+        )  # fmt: skip
+        assert not [e for e in exceptions.review_list(m) if e["kind"] == "deposit-late"]
 
 
 # -- the commands ---------------------------------------------------------------------------------
