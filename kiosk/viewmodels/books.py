@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.viewmodels.common import ERROR, MUTED, OK, WARN, Outcome, attempt
+from pos.domain.money import format_amount
 from pos.services import books_cash, books_deposits, books_quarter
 from pos.services.current_session import hall_date
 from pos.services.station import Station
@@ -152,18 +153,29 @@ def count_lines(st: Station) -> tuple[LineVM, ...]:
     return tuple(out)
 
 
+SHOWN = 6  # deposits due listed on the screen
+
+
 def books_screen(st: Station) -> BooksVM:
     today = hall_date(st, st.clock.now())
+    # newest first: the one due next leads; a hall with years of sessions and no deposit records
+    # shows the latest few and how many more, and its figures only for those it shows
+    due = books_deposits.reminders(st, today, amounts=False)[::-1]
+    shown = [d | {"amount": books_deposits.session_cash(st, d["session"])[0]} for d in due[:SHOWN]]
     deposits = tuple(
         LineVM(
             f"Deposit {'OVERDUE' if d['overdue'] else 'due'} by {d['due']}: session "
             f"{d['session']}",
-            f"{_dollars(d['amount'])} ({d['basis']})"
+            f"{_dollars(format_amount(d['amount']))}"
             + (f"; not business days: {', '.join(d['not_business_days'])}"
                if d["not_business_days"] else ""),
             ERROR if d["overdue"] else WARN,
         )
-        for d in books_deposits.reminders(st, today)
+        for d in shown
+    ) + tuple(
+        LineVM(f"{len(due) - SHOWN} older sessions have no deposit recorded", "booth deposit list",
+               ERROR)
+        for _ in [1] if len(due) > SHOWN
     )  # fmt: skip
     reports = tuple(
         LineVM(

@@ -44,11 +44,14 @@ def books_day_text(r: dict[str, Any]) -> list[str]:
                 f"  short: {p['person']} on {p['short']} of {p['counts']} counts "
                 f"(${p['short_total']})"
             )
-    for d in r.get("deposits_due", []):
+    due = r.get("deposits_due", [])
+    for d in due[-5:]:  # the latest few; the JSON has them all
         lines.append(
             f"  deposit {'OVERDUE' if d['overdue'] else 'due'}: session {d['session']} "
             f"by {d['due']}"
         )
+    if len(due) > 5:
+        lines.append(f"  ... and {len(due) - 5} older sessions with no deposit recorded")
     for due in r.get("reports_due", []):
         lines.append(f"  state report due: Form {due['form']} {due['period']} by {due['due']}")
     return lines
