@@ -265,7 +265,7 @@ def disbursement_list(ctx: click.Context, start: str | None, end: str | None) ->
         rows,
         lambda: (
             "\n".join(
-                f"{d['on']} check {d['check']:<8} ${d['amount']:>10} {d['category']:<16} "
+                f"{d['on']} check {d['check']:<8} {'$' + d['amount']:>11} {d['category']:<16} "
                 f"{d['payee']} (invoice {d['invoice'] or '-'})"
                 for d in rows
             )
