@@ -129,6 +129,11 @@ def test_virginia_defaults() -> None:
         "fiscal_year_start_day": 1,
         "w2g_threshold": "2000.00",
         "max_faces_per_game": 54,
+        "deposit_business_days": 2,
+        "electronic_deposit_days": 7,
+        "holiday_calendar": "virginia",
+        "audit_fee_basis_points": 50,
+        "audit_fee_additional_basis_points": 25,
     }
 
 
