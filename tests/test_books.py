@@ -593,3 +593,19 @@ def test_the_calendar_setting_and_weekly_receipts_move_the_due_dates(
         assert made["B-101"]["sessions"] == [july] and made["B-101"]["due"] == "2026-07-06"
         with pytest.raises(RuleRefused, match="ROLE"):
             settings.set_rulebook_setting(m, "holiday_calendar", "virginia", operator="S1")
+
+
+@pytest.mark.rule("DEPOSIT")
+def test_the_reconciliation_form_deposit_date_skips_the_holiday(
+    quarter_hall: dict[str, Any], tmp_path: Path
+) -> None:
+    # Thursday 2 July 2026: the form says deposit by Tuesday 7 July (Independence Day observed
+    # on Friday 3 July, then the weekend), as the day report does
+    assert reports.deadlines(date(2026, 7, 2)) == (date(2026, 7, 4), date(2026, 7, 7))
+    result = run_booth(
+        "--hall", str(quarter_hall["directory"]), "report", "form", "--date", "2026-07-02",
+        "--pdf", str(tmp_path / "form.pdf"), "--json",
+        env={"BOOTH_NOW": "2026-07-03T15:00:00+00:00"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["deposit_by"] == "2026-07-07"

@@ -112,6 +112,8 @@ def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_fi
         result = reports.day_report(st, day, session)
     write_form_pdf(result, pdf_file)
     sign_by, deposit_by = reports.deadlines(date.fromisoformat(result["date"]))
+    if result.get("deposit_by"):  # by the hall's rulebook (its holiday calendar)
+        deposit_by = date.fromisoformat(result["deposit_by"])
     emit(
         ctx,
         {

@@ -21,5 +21,7 @@ def additions(st: Station, day: date, sessions: tuple[str, ...]) -> dict[str, An
             "people": books_cash.variance_people(counts),
         },
         "deposits_due": reminders,
+        # the day's receipts go to the bank by this day (the hall's rulebook: days, holidays)
+        "deposit_by": books_deposits.due_date(st, day).isoformat(),
         "reports_due": books_quarter.due_next(st, day),
     }

@@ -162,6 +162,8 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
 
     styles = getSampleStyleSheet()
     sign_by, deposit_by = deadlines(date.fromisoformat(report["date"]))
+    if report.get("deposit_by"):  # by the hall's rulebook (its holiday calendar)
+        deposit_by = date.fromisoformat(report["deposit_by"])
     story: list[Any] = []
     if report["training"]:
         story.append(Paragraph("<font color='red'><b>TRAINING</b></font>", styles["Title"]))

@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pos.domain import identity
+from pos.domain.business_days import add_business_days
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount, parse_amount
 from pos.errors import BadInput
@@ -346,16 +347,11 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
 # --- the reconciliation form ------------------------------------------------------------------
 
 
-def deadlines(session_day: date) -> tuple[date, date]:
+def deadlines(session_day: date, calendar: str = "virginia") -> tuple[date, date]:
     """The form is signed within 48 hours of the session; receipts deposited by the second
-    business day (weekends skipped; holidays are the manager's to mind)."""
+    business day (weekends and the holiday calendar's days skipped; 11VAC20-20-80 D)."""
     sign_by = session_day + timedelta(days=2)
-    deposit, business_days = session_day, 0
-    while business_days < 2:
-        deposit += timedelta(days=1)
-        if deposit.weekday() < 5:
-            business_days += 1
-    return sign_by, deposit
+    return sign_by, add_business_days(session_day, 2, calendar)
 
 
 def drawer_count(
