@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from pos.domain import identity
 from pos.domain.business_days import add_business_days
 from pos.domain.hlc import Stamp
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.ledger import heads
 from pos.ledger.projections import cash as cash_read
@@ -26,8 +26,7 @@ from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services import books_cash, books_day
-from pos.services.current_session import hall_date, open_session_now
-from pos.services.inputs import checked_input
+from pos.services.current_session import hall_date
 from pos.services.station import Station
 
 PRODUCT_LINES = (("pull-tab", "pull-tabs"), ("seal-card", "seal cards"), ("event", "event games"))
@@ -352,28 +351,3 @@ def deadlines(session_day: date, calendar: str = "virginia") -> tuple[date, date
     business day (weekends and the holiday calendar's days skipped; 11VAC20-20-80 D)."""
     sign_by = session_day + timedelta(days=2)
     return sign_by, add_business_days(session_day, 2, calendar)
-
-
-def drawer_count(
-    st: Station, amount: str, *, station: str | None, operator: str | None
-) -> dict[str, Any]:
-    by = st.operator(operator, "manager")
-    with checked_input("amount"):
-        cents = parse_amount(amount, "amount", allow_zero=True)
-    with st.ledger.transaction():
-        session = open_session_now(st)
-        if session is None:
-            latest = deals_read.latest_session(st.ledger.conn)
-            if latest is None:
-                raise BadInput("session", "no session has been held yet")
-            session_id = latest
-        else:
-            session_id = session.id
-        name = station or st.id
-        if st.ledger.public_key(name) is None:
-            raise BadInput("station", f"{name!r} is not a station of this hall")
-        st.append(
-            "DrawerCounted",
-            {"session": session_id, "station": name, "amount": cents, "by": by.badge},
-        )
-    return {"session": session_id, "station": name, "counted": format_amount(cents)}
