@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pos.services import (
+    books_cash,
     deals,
     devices_rental,
     reports,
@@ -138,7 +139,7 @@ def day(hall_dir: Path, tmp_path: Path) -> dict[str, Path]:
             sessions.close_session(st, operator="S1")
     _converge(list(stations.values()))
     with Station(hall_dir, environ=ENVIRON) as m:
-        reports.drawer_count(m, "2.50", station="booth-2", operator="M1")
+        books_cash.count(m, "2.50", station="booth-2", operator="M1")
         sessions.close_session(m, operator="M1")
     return stations
 

@@ -61,6 +61,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
 
 def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.login import ManagerLoginScreen
+    from kiosk.ui.screens.manager_books import BooksScreen
     from kiosk.ui.screens.manager_dashboard import DashboardScreen
     from kiosk.ui.screens.manager_deals import DealsScreen
     from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
@@ -75,6 +76,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         ProgramScreen,
         RosterScreen,
         SessionScreen,
+        BooksScreen,
     ]
     tabs = [
         Tab("dashboard", "Today"),
@@ -83,6 +85,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("program", "Program"),
         Tab("roster", "Roster"),
         Tab("session", "Session"),
+        Tab("books", "Books"),
     ]
     return [s(front) for s in screens], tabs, "dashboard"
 

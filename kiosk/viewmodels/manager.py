@@ -154,6 +154,10 @@ KIND_LABELS = {
     "device-not-returned": ("Device not returned", WARN),
     "late-event": ("Worker bought (late event)", WARN),
     "near-match": ("Near match to a worker", INFO),
+    "deposit-late": ("Deposit late (11VAC20-20-80 D)", ERROR),
+    "deposit-short": ("Deposit short", ERROR),
+    "deposit-late-short": ("Deposit late and short", ERROR),
+    "deposit-credit": ("Bank credit does not match", WARN),
 }
 
 

@@ -13,6 +13,7 @@ import click
 from pos import __version__
 from pos.cli.backup import backup, restore
 from pos.cli.bingo import bingo, paper, program
+from pos.cli.books import bank, deposit, disbursement
 from pos.cli.capture import capturing
 from pos.cli.common import AlreadyAnswered, CliState
 from pos.cli.common_paths import default_hall_dir
@@ -67,6 +68,7 @@ COMMANDS = [
     receipt, printer, voucher, backup, restore, run,
     raffle,
     program, paper, bingo,
+    deposit, disbursement, bank,
 ]  # fmt: skip
 for command in COMMANDS:
     cli.add_command(command)

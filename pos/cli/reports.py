@@ -8,10 +8,11 @@ from typing import Any
 
 import click
 
+from pos.cli.books_text import books_day_text, count_text
 from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.cli.progress import progress_bar
+from pos.services import books_cash, reports
 from pos.services import export as export_service
-from pos.services import reports
 
 
 def _day_text(r: dict[str, Any]) -> str:
@@ -55,6 +56,7 @@ def _day_text(r: dict[str, Any]) -> str:
                     else ""
                 )
             )
+    lines += books_day_text(r)
     for e in r["exceptions"]:
         lines.append(f"  ! {e['kind']}: {e['detail']}")
     if r["unpunched"]:
@@ -121,6 +123,8 @@ def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_fi
         result = reports.day_report(st, day, session)
     write_form_pdf(result, pdf_file)
     sign_by, deposit_by = reports.deadlines(date.fromisoformat(result["date"]))
+    if result.get("deposit_by"):  # by the hall's rulebook (its holiday calendar)
+        deposit_by = date.fromisoformat(result["deposit_by"])
     emit(
         ctx,
         {
@@ -215,17 +219,28 @@ def drawer() -> None:
 @drawer.command("count")
 @click.argument("amount")
 @click.option("--station", help="Whose drawer or cash box (default: this station's).")
+@click.option("--session-cash", is_flag=True, help="The whole session's cash, not one drawer.")
+@click.option("--session", help="The session (default: the open or latest one).")
 @operator_option
 @json_option
 @click.pass_context
 def drawer_count(
-    ctx: click.Context, amount: str, station: str | None, operator: str | None
+    ctx: click.Context,
+    amount: str,
+    station: str | None,
+    session_cash: bool,
+    session: str | None,
+    operator: str | None,
 ) -> None:
-    """Record the cash counted in a drawer (or a kiosk's cash box) for the session."""
+    """Record a blind count of a drawer, a kiosk's cash box or the session's cash; what the
+    ledger expected is shown only once the count is recorded, and a second person verifies it."""
     with state(ctx).open_station() as st:
-        result = reports.drawer_count(st, amount, station=station, operator=operator)
-    emit(
-        ctx,
-        result,
-        f"Counted ${result['counted']} in {result['station']}'s drawer for {result['session']}.",
-    )
+        result = books_cash.count(
+            st,
+            amount,
+            station=station,
+            session=session,
+            whole_session=session_cash,
+            operator=operator,
+        )
+    emit(ctx, result, lambda: count_text(result))

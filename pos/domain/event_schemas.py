@@ -354,6 +354,44 @@ SCHEMAS: dict[str, Schema] = {
     "DrawerCounted": Schema(
         {"session": req(NAME), "station": req(NAME), "amount": req(cents()), "by": BY}
     ),
+    # --- the bookkeeper: counts verified, deposits, disbursements, the bank's figures
+    "CountVerified": Schema(
+        {
+            "session": req(NAME),
+            "station": req(NAME),
+            "count": req(NAME),  # ORIGIN:SEQ of the DrawerCounted it verifies
+            "amount": req(cents()),
+            "by": BY,
+        }
+    ),
+    "DepositRecorded": Schema(
+        {
+            "bag": req(NAME),
+            "sessions": req(list_of(NAME, max_items=1000)),
+            "cash": req(cents()),
+            "checks": req(cents()),
+            "taken_by": req(NAME),
+            "on": req(iso_date),
+            "receipts": opt(one_of("session", "weekly")),
+            "by": BY,
+        }
+    ),
+    "DepositConfirmed": Schema(
+        {"bag": req(NAME), "credited": req(cents()), "on": req(iso_date), "by": BY}
+    ),
+    "DisbursementRecorded": Schema(
+        {
+            "payee": req(NAME),
+            "amount": req(cents(1)),
+            "check": req(NAME),
+            "on": req(iso_date),
+            "category": req(NAME),
+            "invoice": req(text(SHORT, empty=True)),
+            "note": opt(text(LONG, empty=True)),
+            "by": BY,
+        }
+    ),
+    "BankBalanceRecorded": Schema({"on": req(iso_date), "amount": req(cents()), "by": BY}),
     # --- sales and who may buy
     "TicketsSold": Schema(
         {

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from datetime import date, timedelta
 from enum import StrEnum
 
+from pos.domain.business_days import CALENDARS
 from pos.domain.flare import Flare, GameType
 from pos.domain.money import (
     MAX_AMOUNT,
@@ -359,6 +360,38 @@ _RULE_LIST = (
         overridable=False,
         settings=("w2g_threshold",),
     ),
+    Rule(
+        "COUNT2",
+        "Booth: two-person cash counts (11VAC20-20-90 records; 11VAC20-20-80 D deposits)",
+        "Cash is counted blind (the counter sees what the ledger expects only once the count "
+        "is recorded) and verified by a second person with another badge; a count by one "
+        "person alone is not verified.",
+        overridable=False,
+    ),
+    Rule(
+        "DEPOSIT",
+        "11VAC20-20-80 D",
+        "A session's receipts are deposited by the second business day after the session "
+        "(weekends and state holidays are not business days), electronic gaming receipts at "
+        "least once every seven days; a late or short deposit is an exception.",
+        overridable=False,
+        settings=("deposit_business_days", "electronic_deposit_days", "holiday_calendar"),
+    ),
+    Rule(
+        "DISBURSE",
+        "11VAC20-20-80 B",
+        "Expenses other than prizes and meals paid in cash are paid by check from the "
+        "charitable gaming account, and recorded with the invoice's reference.",
+        overridable=False,
+    ),
+    Rule(
+        "FEE",
+        "11VAC20-20-100 B, C; Code of Virginia § 18.2-340.31 B",
+        "The quarterly and annual reports carry the audit and administration fee: a share of "
+        "the gross receipts (of electronic gaming, of its adjusted gross receipts).",
+        overridable=False,
+        settings=("audit_fee_basis_points", "audit_fee_additional_basis_points"),
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in _RULE_LIST}
@@ -388,6 +421,8 @@ _MONEY_SETTINGS = frozenset(
         "progressive_increase_limit",
     }
 )
+# Settings that name something rather than count it: the allowed names, each.
+_TEXT_SETTINGS: dict[str, tuple[str, ...]] = {"holiday_calendar": tuple(CALENDARS)}
 # Sanity bounds per setting (inclusive): a hall may be stricter than Virginia, and the law may
 # change, but a typo must not turn the cap into $0.01 or the age into 1 year.
 _BOUNDS: dict[str, tuple[int, int]] = {
@@ -409,6 +444,10 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "progressive_prize_limit": (1, MAX_AMOUNT),
     "progressive_increase_limit": (1, MAX_AMOUNT),
     "progressive_games_per_session": (0, 100),
+    "deposit_business_days": (1, 30),
+    "electronic_deposit_days": (1, 60),
+    "audit_fee_basis_points": (0, 125),  # § 18.2-340.31 B: at most 1.25% in all
+    "audit_fee_additional_basis_points": (0, 125),
 }
 
 
@@ -447,6 +486,17 @@ SETTING_SOURCES: dict[str, str] = {
     "session's sales of its paper)",
     "progressive_games_per_session": "Code of Virginia § 18.2-340.33 (10) (HB 950, 2009): at most "
     "six progressive bingo games a session",
+    "deposit_business_days": "11VAC20-20-80 D: deposited by the second business day following "
+    "the session",
+    "electronic_deposit_days": "11VAC20-20-80 D: electronic gaming receipts deposited at least "
+    "once every seven calendar days",
+    "holiday_calendar": "Code of Virginia § 2.2-3300: Virginia's legal holidays (computed per "
+    "year, observed Friday/Monday when on a weekend) are not business days",
+    "audit_fee_basis_points": "11VAC20-20-100 B, C: the audit and administration fee of 0.5% of "
+    "gross receipts (electronic gaming: of adjusted gross receipts); Virginia Administrative "
+    "Code current through Register Vol. 41 No. 3 (September 2024)",
+    "audit_fee_additional_basis_points": "11VAC20-20-100 B, C: and an additional fee of 0.25%; "
+    "§ 18.2-340.31 B caps the fee at 1.25% of gross receipts",
 }
 
 
@@ -492,10 +542,26 @@ class Settings:
     progressive_increase_limit: int = 20_000
     # § 18.2-340.33 (10) (HB 950, 2009): at most six progressive games a session.
     progressive_games_per_session: int = 6
+    # 11VAC20-20-80 D: a session's receipts deposited by the second business day after it,
+    # electronic gaming receipts at least once every seven calendar days.
+    deposit_business_days: int = 2
+    electronic_deposit_days: int = 7
+    # Code of Virginia § 2.2-3300: the legal holidays that are not business days.
+    holiday_calendar: str = "virginia"
+    # 11VAC20-20-100 B, C: the audit and administration fee, 0.5% plus an additional 0.25%.
+    audit_fee_basis_points: int = 50
+    audit_fee_additional_basis_points: int = 25
 
     def __post_init__(self) -> None:
         for item in fields(self):
             value = getattr(self, item.name)
+            if item.name in _TEXT_SETTINGS:
+                if value not in _TEXT_SETTINGS[item.name]:
+                    raise InvalidSetting(
+                        item.name,
+                        f"{value!r} is not one of {', '.join(_TEXT_SETTINGS[item.name])}",
+                    )
+                continue
             low, high = _BOUNDS[item.name]
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidSetting(item.name, f"{value!r} is not a whole number")
@@ -525,13 +591,16 @@ class Settings:
         if not isinstance(mapping, Mapping):
             raise InvalidSetting("settings", "expected a mapping of setting names to values")
         names = {item.name for item in fields(cls)}
-        values: dict[str, int] = {}
+        values: dict[str, int | str] = {}
         for raw_key, raw in mapping.items():
             key = str(raw_key).strip().replace("-", "_")
             if key not in names:
                 raise InvalidSetting(
                     str(raw_key), f"is not a setting (known: {', '.join(sorted(names))})"
                 )
+            if key in _TEXT_SETTINGS:
+                values[key] = str(raw).strip().lower()
+                continue
             low, high = _BOUNDS[key]
             try:
                 if key in _MONEY_SETTINGS:
@@ -541,7 +610,7 @@ class Settings:
             except InvalidAmount as exc:
                 raise InvalidSetting(key, exc.reason) from None
             values[key] = value
-        return cls(**values)
+        return cls(**values)  # type: ignore[arg-type]
 
     def to_mapping(self) -> dict[str, object]:
         """The settings as `from_mapping` reads them: money as decimal strings, the rest ints."""

@@ -21,6 +21,7 @@ from pos.errors import BadInput, NotFound
 from pos.ledger import incidents
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
+from pos.services import books_deposits
 from pos.services.station import Station
 
 DECISIONS = ("accepted", "rejected", "noted")
@@ -90,6 +91,8 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
             "take it out of service"
         )
         yield _item(origin, seq, "fork", subject, why, recorded)
+    for origin, seq, kind, subject, detail, when in books_deposits.exceptions(st):
+        yield _item(origin, seq, kind, subject, detail, when)
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:

@@ -134,6 +134,14 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
         for c in report["cash"]
     ]
     story.append(Table(cash, style=grid))
+    if report.get("counts"):  # two-person counts: verified or not
+        story.append(Spacer(1, 6))
+        counts = [["Count", "Counted", "By", "Expected", "Variance", "Verified"]] + [
+            [c["drawer"], c["counted"], c["counted_by"], c["expected"], c["variance"],
+             f"by {c['verified_by']}" if c["status"] == "verified" else "NOT VERIFIED"]
+            for c in report["counts"]
+        ]  # fmt: skip
+        story.append(Table(counts, style=grid))
     if report["exceptions"]:
         story.append(Spacer(1, 10))
         story.append(Paragraph("Exceptions", styles["Heading3"]))
@@ -161,6 +169,8 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
 
     styles = getSampleStyleSheet()
     sign_by, deposit_by = deadlines(date.fromisoformat(report["date"]))
+    if report.get("deposit_by"):  # by the hall's rulebook (its holiday calendar)
+        deposit_by = date.fromisoformat(report["deposit_by"])
     story: list[Any] = []
     if report["training"]:
         story.append(Paragraph("<font color='red'><b>TRAINING</b></font>", styles["Title"]))

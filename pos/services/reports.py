@@ -12,8 +12,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pos.domain import identity
+from pos.domain.business_days import add_business_days
 from pos.domain.hlc import Stamp
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.ledger import heads
 from pos.ledger.projections import cash as cash_read
@@ -24,11 +25,10 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
-from pos.services import bingo_report
+from pos.services import bingo_report, books_cash, books_day
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
 from pos.services.raffle_report import add_to_day_report as add_raffles
-from pos.services.raffle_report import station_takings as raffle_takings
 from pos.services.station import Station
 
 PRODUCT_LINES = (("pull-tab", "pull-tabs"), ("seal-card", "seal cards"), ("event", "event games"))
@@ -173,6 +173,7 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         "operators": _operators(st, sc),
         "cash": _cash(st, sc),
         "hourly": hourly_sales(st, sc),
+        **books_day.additions(st, sc.day, ss),
     }
     add_raffles(st, report, sc.low, sc.high)
     return report
@@ -259,17 +260,7 @@ def _cash(st: Station, sc: Scope) -> list[dict[str, Any]]:
     ss = sc.sessions
     out = []
     for name, _ in hall_read.stations(conn):
-        _, sold = deals_read.station_sales(conn, name, ss)
-        rented = devices_read.station_rentals(conn, name, ss)
-        paid = winners_read.station_paid(conn, name, ss)
-        # Every voucher a station issues stands for value it took in and did not give out as
-        # tickets: cash for a voucher, cash for tickets a dispenser did not deliver, or the
-        # unused part of a voucher it took as payment (whose whole value counts as paid out).
-        _, vouchers_in = receipts_read.vouchers_issued(conn, sc.low, sc.high, station=name)
-        _, vouchers_out = receipts_read.vouchers_redeemed(conn, sc.low, sc.high, by=name)
-        expected = sold + rented + vouchers_in - paid - vouchers_out
-        expected += raffle_takings(st, name, sc.low, sc.high)
-        expected += bingo_report.station_cash(st, name, ss)
+        expected = books_cash.station_expected(st, sc.sessions, sc.low, sc.high, name)
         counted = cash_read.counted(conn, name, ss)
         if not (expected or counted):
             continue
@@ -339,6 +330,10 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         ],
         "operators": report["operators"],
         "cash": report["cash"],
+        "counts": [
+            {k: (" ".join(v) if isinstance(v, list) else v) for k, v in c.items()}
+            for c in report.get("counts", [])
+        ],
         "exceptions": report["exceptions"],
         "unpunched": report["unpunched"],
         "blocked_purchases": report["blocked_purchases"],
@@ -365,38 +360,8 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
 # --- the reconciliation form ------------------------------------------------------------------
 
 
-def deadlines(session_day: date) -> tuple[date, date]:
+def deadlines(session_day: date, calendar: str = "virginia") -> tuple[date, date]:
     """The form is signed within 48 hours of the session; receipts deposited by the second
-    business day (weekends skipped; holidays are the manager's to mind)."""
+    business day (weekends and the holiday calendar's days skipped; 11VAC20-20-80 D)."""
     sign_by = session_day + timedelta(days=2)
-    deposit, business_days = session_day, 0
-    while business_days < 2:
-        deposit += timedelta(days=1)
-        if deposit.weekday() < 5:
-            business_days += 1
-    return sign_by, deposit
-
-
-def drawer_count(
-    st: Station, amount: str, *, station: str | None, operator: str | None
-) -> dict[str, Any]:
-    by = st.operator(operator, "manager")
-    with checked_input("amount"):
-        cents = parse_amount(amount, "amount", allow_zero=True)
-    with st.ledger.transaction():
-        session = open_session_now(st)
-        if session is None:
-            latest = deals_read.latest_session(st.ledger.conn)
-            if latest is None:
-                raise BadInput("session", "no session has been held yet")
-            session_id = latest
-        else:
-            session_id = session.id
-        name = station or st.id
-        if st.ledger.public_key(name) is None:
-            raise BadInput("station", f"{name!r} is not a station of this hall")
-        st.append(
-            "DrawerCounted",
-            {"session": session_id, "station": name, "amount": cents, "by": by.badge},
-        )
-    return {"session": session_id, "station": name, "counted": format_amount(cents)}
+    return sign_by, add_business_days(session_day, 2, calendar)

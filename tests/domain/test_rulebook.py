@@ -137,6 +137,11 @@ def test_virginia_defaults() -> None:
         "progressive_prize_limit": "5000.00",
         "progressive_increase_limit": "200.00",
         "progressive_games_per_session": 6,
+        "deposit_business_days": 2,
+        "electronic_deposit_days": 7,
+        "holiday_calendar": "virginia",
+        "audit_fee_basis_points": 50,
+        "audit_fee_additional_basis_points": 25,
     }
 
 

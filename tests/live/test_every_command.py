@@ -154,12 +154,30 @@ CASES = [
     Case("raffle show", BOOTH, ("raffle", "show", "LIVE1", "--json")),
     Case("raffle list", BOOTH, ("raffle", "list")),
     Case("drawer count", MANAGER, ("drawer", "count", "114.50", "--station", "booth-1", *M)),
+    Case("drawer verify", MANAGER, ("drawer", "verify", "114.50", "--station", "booth-1", *S)),
+    Case("drawer variances", MANAGER, ("drawer", "variances")),
+    Case("deposit record", MANAGER, ("deposit", "record", "--bag", "B-1", "--session",
+                                     "2026-11-28/1", "--cash", "100.00", "--taken-by", "M100",
+                                     "--on", "2026-11-30", *M)),
+    Case("deposit confirm", MANAGER, ("deposit", "confirm", "B-1", "--credited", "100.00",
+                                      "--on", "2026-12-01", *M)),
+    Case("deposit list", MANAGER, ("deposit", "list", "--json")),
+    Case("disbursement record", MANAGER, ("disbursement", "record", "--payee", "Bingo Supply Co",
+                                          "--amount", "250.00", "--check", "1001", "--on",
+                                          "2026-11-30", "--category", "supplies", "--invoice",
+                                          "INV-9", *M)),
+    Case("disbursement list", MANAGER, ("disbursement", "list")),
+    Case("bank balance", MANAGER, ("bank", "balance", "--on", "2026-11-30", "--amount", "5000.00",
+                                   *M)),
     Case("session close", BOOTH, ("session", "close", *M)),
     Case("session open", MANAGER, ("session", "open", *M)),
     Case("report day", MANAGER, ("report", "day", "--date", "2026-11-28", "--json")),
     Case("report form", MANAGER, ("report", "form", "--date", "2026-11-28", "--pdf", "form.pdf")),
     Case("report deal", MANAGER, ("report", "deal", "A100001")),
     Case("report retention", MANAGER, ("report", "retention")),
+    Case("report quarter", MANAGER, ("report", "quarter", "--year", "2026", "--quarter", "4",
+                                     "--xlsx", "q4.xlsx", "--pdf", "q4.pdf", "--csv", "q4.csv")),
+    Case("report annual", MANAGER, ("report", "annual", "--year", "2026", "--json")),
     Case("deal close", MANAGER, ("deal", "close", "A777777", "--unsold", "4000",
                                  "--note", "offered all week", *M)),
     Case("session schedule", MANAGER, ("session", "schedule", "2026-12-05", *M)),
@@ -283,6 +301,8 @@ def _check(idle: Path, live: Path) -> None:
     assert (live / "form.pdf").read_bytes()[:4] == b"%PDF"
     assert (live / "inspection").is_dir() and any((live / "inspection").iterdir())
     assert (live / "receipt-1.png").read_bytes()[:4] == b"\x89PNG"
+    assert (live / "q4.pdf").read_bytes()[:4] == b"%PDF"
+    assert (live / "q4.xlsx").read_bytes()[:2] == b"PK" and (live / "q4.csv").read_text()
 
 
 def test_every_command_beside_booth_serve(demo: Path, tmp_path: Path) -> None:

@@ -1,12 +1,14 @@
-"""The booth's end of session: record this station's close marker (the manager then closes the
-session hall-wide once it holds every station's marker and events)."""
+"""The booth's end of session: count this drawer blind (what the ledger expects shows only once
+the count is recorded), a second person with another badge counts it again to verify, then record
+this station's close marker (the manager then closes the session hall-wide once it holds every
+station's marker and events)."""
 
 from __future__ import annotations
 
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.widgets import OutcomeView, Row, Text, TouchButton
-from kiosk.viewmodels import booth, common
+from kiosk.ui.widgets import Field, OutcomeView, Row, Text, TouchButton, fixed
+from kiosk.viewmodels import books, booth, common
 from pos.services.station import Station
 
 
@@ -14,13 +16,33 @@ class BoothCloseScreen(RoleScreen):
     screen_name = "close"
 
     def build(self) -> None:
-        self.state = Text(size=t.TITLE, bold=True, halign="center", ident="close-state")
-        self.hint = Text(
-            "At the end of the session, record this booth's close. The manager closes the "
-            "day once every station has closed and its events have arrived.",
-            colour=common.MUTED,
-            halign="center",
-            fit=True,
+        self.state = fixed(
+            Text(size=t.TITLE, bold=True, halign="center", one_line=True, ident="close-state"), 36
+        )
+        self.hint = fixed(
+            Text(
+                "Count blind: the ledger's figure shows once your count is recorded. A second "
+                "badge counts again. Then close.",
+                size=t.SMALL,
+                colour=common.MUTED,
+                halign="center",
+                fit=True,
+            ),
+            40,
+        )
+        count = Row()
+        self.amount = Field("Counted $", ident="count-amount")
+        count.add_widget(self.amount)
+        count.add_widget(
+            TouchButton("Record count", on_press=self._count, colour=common.INFO, ident="count")
+        )
+        second = Row()
+        self.badge = Field("Second person's badge", ident="verify-badge")
+        self.recount = Field("Their count $", ident="verify-amount")
+        second.add_widget(self.badge)
+        second.add_widget(self.recount)
+        second.add_widget(
+            TouchButton("Verify", on_press=self._verify, colour=common.OK, ident="verify")
         )
         row = Row()
         row.add_widget(
@@ -31,8 +53,10 @@ class BoothCloseScreen(RoleScreen):
                 ident="close-station",
             )
         )
-        self.outcome = OutcomeView(headline=t.TITLE, shout=t.LARGE, ident="close")
-        for widget in (self.state, self.hint, row, self.outcome):
+        self.outcome = OutcomeView(
+            headline=t.LARGE, shout=t.LARGE, detail=t.SMALL, ident="close", size_hint_y=1.4
+        )
+        for widget in (self.state, self.hint, count, second, row, self.outcome):
             self.body.add_widget(widget)
         self.outcome.clear("")
 
@@ -41,6 +65,19 @@ class BoothCloseScreen(RoleScreen):
 
     def render(self, vm: str) -> None:
         self.state.text = vm
+
+    def _count(self) -> None:
+        amount, badge = self.amount.text, self.operator
+        self.front.call(lambda st: books.record_count(st, amount, badge), self._counted)
+
+    def _verify(self) -> None:
+        amount, badge = self.recount.text, self.badge.text
+        self.front.call(lambda st: books.verify_count(st, amount, badge), self._counted)
+
+    def _counted(self, outcome: common.Outcome) -> None:
+        if outcome.ok:
+            self.amount.text = self.recount.text = self.badge.text = ""
+        self.show(outcome)
 
     def _close(self) -> None:
         badge = self.operator

@@ -2,6 +2,7 @@
 
 from pos.ledger.projections.base import Handler, Projection, ProjectionSet
 from pos.ledger.projections.bingo import BINGO
+from pos.ledger.projections.books import BOOKS
 from pos.ledger.projections.cash import CASH
 from pos.ledger.projections.closing import CLOSING
 from pos.ledger.projections.deals import DEALS
@@ -14,7 +15,7 @@ from pos.ledger.projections.roster import ROSTER
 from pos.ledger.projections.winners import WINNERS
 
 ALL = ProjectionSet(
-    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE]
+    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS]
 )
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]
