@@ -35,6 +35,13 @@ class Refusal:
         return cls("ROLE", message, role=True)
 
 
+def handover_hint(serial: str, holder: str | None) -> str:
+    """The way out of an OWNER refusal: the command that moves the deal to this station."""
+    if not holder:
+        return ""
+    return f"; to take it over here: booth handover {serial}"
+
+
 def of_decision(decision: Decision, default_rule: str = "RULE") -> Refusal | None:
     """The refusal a rulebook Decision carries (None when allowed). A decision that needs a
     manager's override refuses too, where no override is asked for."""
