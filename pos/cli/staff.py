@@ -17,8 +17,14 @@ def staff() -> None:
 @staff.command("add")
 @click.option("--name", required=True)
 @click.option("--badge", required=True, help="The code on their badge.")
-@click.option("--role", "roles", type=click.Choice(STAFF_ROLES), multiple=True, required=True)
-@click.option("--dob", "date_of_birth", help="Date of birth, YYYY-MM-DD.")
+@click.option(
+    "--role",
+    "roles",
+    type=click.Choice(STAFF_ROLES, case_sensitive=False),
+    multiple=True,
+    required=True,
+)
+@click.option("--dob", "date_of_birth", help="Date of birth, YYYY-MM-DD or M/D/YYYY.")
 @operator_option
 @json_option
 @click.pass_context

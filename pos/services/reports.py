@@ -13,7 +13,8 @@ from zoneinfo import ZoneInfo
 
 from pos.domain import identity
 from pos.domain.hlc import Stamp
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
+from pos.domain.typed import parse_date, parse_typed_amount
 from pos.errors import BadInput
 from pos.ledger import heads
 from pos.ledger.projections import cash as cash_read
@@ -40,10 +41,8 @@ class Scope:
 
 
 def scope(st: Station, day: str | None, session: str | None) -> Scope:
-    try:
-        when = date.fromisoformat(day) if day else hall_date(st, st.clock.now())
-    except ValueError:
-        raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
+    with checked_input("date"):  # 2026-11-28 or 11/28/2026
+        when = parse_date(day) if day else hall_date(st, st.clock.now())
     sessions: tuple[str, ...]
     if session:
         game_date = deals_read.session_game_date(st.ledger.conn, session)
@@ -365,7 +364,7 @@ def drawer_count(
 ) -> dict[str, Any]:
     by = st.operator(operator, "manager")
     with checked_input("amount"):
-        cents = parse_amount(amount, "amount", allow_zero=True)
+        cents = parse_typed_amount(amount, "amount", allow_zero=True)  # "$412.50" too
     with st.ledger.transaction():
         session = open_session_now(st)
         if session is None:
