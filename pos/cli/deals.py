@@ -220,8 +220,15 @@ def house() -> None:
 @json_option
 @click.pass_context
 def house_set(ctx: click.Context, key: str, value: str, operator: str | None) -> None:
-    """Turn a house rule on or off (e.g. commingling on)."""
+    """Turn a house rule on or off (e.g. commingling on), or set a sign-on setting
+    (sign-on badge|badge-and-pin, lock-minutes N)."""
+    from pos.services import signon
+
     with state(ctx).open_station() as st:
+        if key.strip().lower() in signon.HOUSE_SETTINGS:
+            result = signon.set_house_setting(st, key, value, operator=operator)
+            emit(ctx, result, f"House setting {result['key']} is {result['value']}.")
+            return
         result = settings_service.set_house_rule(st, key, value, operator=operator)
     emit(ctx, result, f"House rule {result['key']} is {result['value']}.")
 
@@ -232,14 +239,23 @@ def house_set(ctx: click.Context, key: str, value: str, operator: str | None) ->
 @reads
 def house_show(ctx: click.Context) -> None:
     """The house rules and what each means."""
+    from pos.services import signon
+
     with state(ctx).open_station() as st:
         rules = settings_service.house_rules(st)
+        chosen = signon.house_settings(st)
     emit(
         ctx,
-        rules,
+        {**rules, **chosen},
         lambda: "\n".join(
-            f"{key:<22} {'on ' if value else 'off'}  {settings_service.HOUSE_RULES[key].meaning}"
-            for key, value in rules.items()
+            [
+                f"{key:<22} {'on ' if on else 'off'}  {settings_service.HOUSE_RULES[key].meaning}"
+                for key, on in rules.items()
+            ]
+            + [
+                f"{key:<22} {value}  ({signon.HOUSE_SETTINGS[key]})"
+                for key, value in chosen.items()
+            ]
         ),
     )
 
