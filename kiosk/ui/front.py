@@ -14,7 +14,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
-from kiosk.ui.roles import IdleWatch, Tab, build_role
+from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
 from kiosk.ui.theme import rgba, theme
 from kiosk.ui.widgets import Row, TouchButton
 from kiosk.viewmodels import common
@@ -53,6 +53,8 @@ class Front:
         self.runtime = runtime
         self.idle_timeout = idle_timeout or runtime.local.idle_timeout
         self.idle_watch: Any = None
+        self.lock_watch: LockWatch | None = None
+        self.locked_from = ""  # the screen showing when the station locked
         self.poster = UiPoster()
         runtime.post = self.poster.post
         self.operator: LoginResult | None = None
@@ -93,6 +95,8 @@ class Front:
         self._show_status(self.runtime.state)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
+        else:
+            self.lock_watch = LockWatch(self)
         first = self.screens.get_screen(self.screens.screen_names[0])
         first.vm = self.runtime.worker_call(first.load)  # the first frame shows content
         first.render(first.vm)
@@ -110,6 +114,8 @@ class Front:
         self.runtime.scan_handler = None
         if self.idle_watch is not None:
             self.idle_watch.cancel()
+        if self.lock_watch is not None:
+            self.lock_watch.cancel()
         self.runtime.stop()
 
     # -- navigation and login -----------------------------------------------------------------
@@ -122,17 +128,42 @@ class Front:
         if self.nav is not None:
             self.nav.highlight(name)
 
+    @property
+    def sign_on_roles(self) -> tuple[str, ...]:
+        return ("manager",) if self.role == "manager" else ("seller", "redeemer")
+
     def log_in(self, who: LoginResult) -> None:
         self.operator = who
-        if self.nav is not None and self.nav.parent is None:
-            self.root.add_widget(self.nav, index=len(self.root.children))
+        if self.lock_watch is not None:
+            self.lock_watch.start(who.lock_seconds)
+        self._show_nav(True)
         self._show_status(self.runtime.state)
         self.go(self.home)
 
+    def lock(self) -> None:
+        """Idle too long: the screen hides behind the lock; who is signed on stays."""
+        self.locked_from = str(self.screens.current)
+        self._show_nav(False)
+        self.go("locked")
+
+    def unlock(self) -> None:
+        """The signed-on person's badge, tapped at the lock: back where they were, at once."""
+        if self.lock_watch is not None:
+            self.lock_watch.activity()
+        self._show_nav(True)
+        self.go(self.locked_from or self.home)
+
+    def _show_nav(self, shown: bool) -> None:
+        if self.nav is None:
+            return
+        if shown and self.nav.parent is None:
+            self.root.add_widget(self.nav, index=len(self.root.children))
+        elif not shown and self.nav.parent is not None:
+            self.root.remove_widget(self.nav)
+
     def log_out(self) -> None:
         self.operator = None
-        if self.nav is not None and self.nav.parent is not None:
-            self.root.remove_widget(self.nav)
+        self._show_nav(False)
         self._show_status(self.runtime.state)
         self.go(self.screens.screen_names[0])
 
@@ -182,6 +213,8 @@ class Front:
     def _scanned(self, text: str) -> None:
         if self.idle_watch is not None:
             self.idle_watch.activity()
+        if self.lock_watch is not None and self.screens.current != "locked":
+            self.lock_watch.activity()
         screen = self.screens.current_screen
         if hasattr(screen, "on_scan"):
             screen.on_scan(text)

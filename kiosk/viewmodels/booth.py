@@ -22,7 +22,7 @@ from kiosk.viewmodels.common import (
 )
 from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
-from pos.errors import BadInput, BoothError
+from pos.errors import BadInput
 from pos.ledger import requests
 from pos.services import (
     current_session,
@@ -32,6 +32,7 @@ from pos.services import (
     seals,
     sessions,
     settings,
+    signon,
     winners,
 )
 from pos.services.station import Station
@@ -50,24 +51,48 @@ class LoginResult:
     name: str = ""
     roles: tuple[str, ...] = ()
     refusal: Refusal | None = None
+    needs_pin: bool = False  # the house signs on with badge and PIN: ask for it next
+    lock_seconds: float | None = None  # the station locks after this long idle (house setting)
 
     @property
     def greeting(self) -> str:
         return f"{self.name} ({self.badge})" if self.ok else ""
 
 
-def login(st: Station, entry: str, local: LocalSettings, *, roles: tuple[str, ...]) -> LoginResult:
-    """A badge (typed or scanned) or a PIN from this station's pad; `roles`: who may log in."""
+def login(
+    st: Station,
+    entry: str,
+    local: LocalSettings,
+    *,
+    roles: tuple[str, ...],
+    pin: str | None = None,
+) -> LoginResult:
+    """A badge (typed or scanned), then its PIN when the house asks for one (`pin`); or a PIN
+    set at this station's pad alone, where the house signs on by badge."""
     text = entry.strip()
     if not text:
         return LoginResult(False, refusal=Refusal("Log in", "Scan your badge or enter your PIN."))
-    badge = local.badge_for_pin(text) if text.isdigit() else None
-    badge = badge or text
-    try:
-        person = st.operator(badge, *roles)
-    except BoothError as error:  # not on staff, or not in one of `roles`
+    house = signon.settings(st)
+    badge = None
+    if pin is None and text.isdigit() and not house.needs_pin:
+        badge = local.badge_for_pin(text)
+    answer = signon.sign_on(st, badge or text, pin, *roles)
+    person = answer.person
+    if answer.needs_pin and person is not None:
+        why = refusal(answer.error, "Wrong PIN") if answer.error else None
+        return LoginResult(
+            False, person.badge, person.name, tuple(sorted(person.roles)), why, needs_pin=True
+        )
+    if answer.error is not None or person is None:
+        error = answer.error or BadInput("badge", "not signed on")
         return LoginResult(False, refusal=refusal(error, "Cannot log in"))
-    return LoginResult(True, person.badge, person.name, tuple(sorted(person.roles)))
+    return LoginResult(
+        True,
+        person.badge,
+        person.name,
+        tuple(sorted(person.roles)),
+        lock_seconds=house.lock_seconds,
+    )
 
 
 # -- bins ---------------------------------------------------------------------------------------
