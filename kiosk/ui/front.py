@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -93,6 +94,8 @@ class Front:
         self.runtime.change_listeners.append(self._ledger_changed)
         self.runtime.scan_handler = self._scanned
         self._show_status(self.runtime.state)
+        self.runtime.worker_call(self.runtime._read_link)  # the first frame says it
+        self._link_poll = Clock.schedule_interval(lambda _dt: self.runtime.poll_link(), 5.0)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
         else:
@@ -116,6 +119,9 @@ class Front:
             self.idle_watch.cancel()
         if self.lock_watch is not None:
             self.lock_watch.cancel()
+        poll = getattr(self, "_link_poll", None)
+        if poll is not None:
+            poll.cancel()
         self.runtime.stop()
 
     # -- navigation and login -----------------------------------------------------------------

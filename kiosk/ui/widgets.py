@@ -301,7 +301,8 @@ class NumberPad(GridLayout):  # type: ignore[misc]
 
 
 class StatusBar(BoxLayout):  # type: ignore[misc]
-    """Station and operator, printer and scanner state: always visible, coloured by state."""
+    """Station and operator, the hall link in words ("Hall link: OK", "OFFLINE since 19:40"),
+    printer and scanner state: always visible, coloured by state."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
@@ -309,10 +310,11 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
             Color(*rgba("#000000"))
             self._bg = Rectangle()
         self.bind(pos=self._redraw, size=self._redraw)
-        self.where = Text(size=t.SMALL, one_line=True, ident="status-station", size_hint_x=0.37)
-        self.printer = Text(size=t.SMALL, one_line=True, ident="status-printer", size_hint_x=0.38)
-        self.scanner = Text(size=t.SMALL, one_line=True, ident="status-scanner", size_hint_x=0.25)
-        for label in (self.where, self.printer, self.scanner):
+        self.where = Text(size=t.SMALL, one_line=True, ident="status-station", size_hint_x=0.3)
+        self.link = Text(size=t.SMALL, one_line=True, ident="status-link", size_hint_x=0.24)
+        self.printer = Text(size=t.SMALL, one_line=True, ident="status-printer", size_hint_x=0.27)
+        self.scanner = Text(size=t.SMALL, one_line=True, ident="status-scanner", size_hint_x=0.19)
+        for label in (self.where, self.link, self.printer, self.scanner):
             self.add_widget(label)
         theme.bind(scale=self._rescale)
         self._rescale()
@@ -326,6 +328,8 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
     def show(self, vm: common.StatusBarVM) -> None:
         training = "TRAINING · " if vm.training else ""
         self.where.text = f"{training}{vm.station} · {vm.operator}"
+        self.link.text = vm.link
+        self.link.set_colour(readable(vm.link_colour))
         self.printer.text = vm.printer
         self.printer.set_colour(readable(vm.printer_colour))
         self.scanner.text = vm.scanner

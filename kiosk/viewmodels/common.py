@@ -114,6 +114,8 @@ class StatusBarVM:
     scanner_colour: str
     sync: str
     training: bool
+    link: str = ""
+    link_colour: str = OFF
 
 
 def status_bar(state: DeviceState, info: StationInfo | None, operator: str | None) -> StatusBarVM:
@@ -127,6 +129,8 @@ def status_bar(state: DeviceState, info: StationInfo | None, operator: str | Non
         scanner_colour=LEVEL_COLOURS.get(state.scanner_level, OFF),
         sync=state.sync,
         training=bool(info and info.training),
+        link=state.link,
+        link_colour=LEVEL_COLOURS.get(state.link_level, OFF),
     )
 
 

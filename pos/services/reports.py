@@ -25,6 +25,7 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
+from pos.services import report_warnings
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
 from pos.services.station import Station
@@ -164,7 +165,8 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         ],
         "stations": stations,
         "operators": _operators(st, sc),
-        "cash": _cash(st, sc),
+        "cash": (cash := _cash(st, sc)),
+        "warnings": report_warnings.drawer_warnings(st, ss, cash),
         "hourly": hourly_sales(st, sc),
     }
 
