@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pos.domain import pins
+from pos.domain.checks import staff as staff_checks
 from pos.domain.signon import HOUSE_SETTINGS, SignOnSettings, house_setting
-from pos.errors import BadInput, BoothError, NotPermitted
+from pos.errors import BadInput, BoothError, refuse
 from pos.ledger.projections import signon as signon_read
 from pos.services.inputs import checked_input
 from pos.services.station import Operator, Station
@@ -47,10 +48,7 @@ def set_pin_hash(st: Station, badge: str, stored: str, *, operator: str | None) 
     person = st.staff(badge)
     if person is None:
         raise BadInput("badge", f"{badge!r} is not on this hall's staff")
-    if by.badge != person.badge and "manager" not in by.roles:
-        raise NotPermitted(
-            f"badge {by.badge} ({by.name}) may set only their own PIN; a manager sets {badge}'s"
-        )
+    refuse(staff_checks.sets_pin(by.badge, by.name, by.roles, person.badge))
     event = st.append("StaffPinSet", {"badge": person.badge, "hash": stored, "by": by.badge})
     return {"badge": person.badge, "name": person.name, "event": f"{event.origin}:{event.seq}"}
 

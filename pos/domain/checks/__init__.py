@@ -11,7 +11,7 @@ no clock (the hall's date or time is a parameter), only the standard library and
 - winners   DEAL, OWNER, C1, C2, B, W2G: paying and voiding winning tickets and sales
 - seals     ROLE, OWNER, C5, K4, B, C2, C6: signing a seal card's sheet, its opening and claims
 - devices   E1c, E1d, E1g, E2, ID: electronic bingo device rentals
-- staff     ROLE: the hall's first person is its manager
+- staff     ROLE: the hall's first person is its manager; a PIN is set by its owner or a manager
 """
 
 from __future__ import annotations
