@@ -310,10 +310,11 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
             Color(*rgba("#000000"))
             self._bg = Rectangle()
         self.bind(pos=self._redraw, size=self._redraw)
-        self.where = Text(size=t.SMALL, one_line=True, ident="status-station", size_hint_x=0.3)
-        self.link = Text(size=t.SMALL, one_line=True, ident="status-link", size_hint_x=0.24)
-        self.printer = Text(size=t.SMALL, one_line=True, ident="status-printer", size_hint_x=0.27)
-        self.scanner = Text(size=t.SMALL, one_line=True, ident="status-scanner", size_hint_x=0.19)
+        size = t.SMALL - 2
+        self.where = Text(size=size, one_line=True, ident="status-station")
+        self.link = Text(size=size, one_line=True, ident="status-link")
+        self.printer = Text(size=size, one_line=True, ident="status-printer")
+        self.scanner = Text(size=size, one_line=True, ident="status-scanner")
         for label in (self.where, self.link, self.printer, self.scanner):
             self.add_widget(label)
         theme.bind(scale=self._rescale)
@@ -321,6 +322,8 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
 
     def _rescale(self, *_: object) -> None:
         self.height = theme.px(30)
+        if hasattr(self, "scanner"):
+            self._balance()
 
     def _redraw(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
@@ -334,6 +337,22 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
         self.printer.set_colour(readable(vm.printer_colour))
         self.scanner.text = vm.scanner
         self.scanner.set_colour(readable(vm.scanner_colour))
+        self._balance()
+
+    def _balance(self, *_: object) -> None:
+        """Each part as wide as its words (four parts share 800 px): none is cut short while
+        the whole fits; when it does not, each gives up its share."""
+        from kivy.core.text import Label as CoreLabel
+
+        parts = (self.where, self.link, self.printer, self.scanner)
+        widths = []
+        for label in parts:
+            probe = CoreLabel(text=label.text or " ", font_size=label.font_size, bold=label.bold)
+            probe.refresh()
+            widths.append((probe.texture.size[0] if probe.texture else 1) + 4 * theme.px(4))
+        total = sum(widths) or 1
+        for label, width in zip(parts, widths, strict=True):
+            label.size_hint_x = width / total
 
 
 def readable(colour: str) -> str:
@@ -528,3 +547,31 @@ class OutcomeBanner(Panel):
         fg = "#111111" if outcome.colour == common.WARN else common.TEXT
         self.headline.set_colour(fg)
         self.detail.set_colour(fg)
+
+
+class FitText(Text):
+    """One line in the largest type that fits its box (up to `size`): measured as rendered, so
+    a long amount ("$1,234.50") shrinks instead of being clipped."""
+
+    def __init__(self, text: str = "", *, size: float = t.HUGE, **kwargs: Any) -> None:
+        kwargs.setdefault("halign", "center")
+        super().__init__(text, size=size, **kwargs)
+        self.bind(size=self._shrink, text=self._shrink)
+
+    def _rescale(self, *_: object) -> None:
+        super()._rescale()
+        self._shrink()
+
+    def _shrink(self, *_: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        base = theme.px(self._base)
+        if not self.text:
+            self.font_size = base
+            return
+        probe = CoreLabel(text=self.text, font_size=base, bold=self.bold)
+        probe.refresh()
+        width, height = probe.texture.size if probe.texture else (1, 1)
+        room_w = max(1.0, self.width - 2 * theme.px(6))
+        room_h = max(1.0, self.height - 2 * theme.px(2))
+        self.font_size = max(1.0, base * min(1.0, room_w / max(1, width), room_h / max(1, height)))

@@ -19,16 +19,18 @@ from kiosk.viewmodels.common import (
     cents,
     money,
     refusal,
+    refused,
 )
 from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
-from pos.errors import BadInput
+from pos.errors import BadInput, BoothError
 from pos.ledger import requests
 from pos.services import (
     current_session,
     deals,
     devices_rental,
     sales,
+    scanning,
     seals,
     sessions,
     settings,
@@ -278,6 +280,21 @@ def draft_view(draft: SaleDraft, screen: SellScreenVM) -> DraftVM:
     )
 
 
+@dataclass(frozen=True)
+class ChangeVM:
+    """After a cash sale: the change due, the biggest thing on the screen."""
+
+    amount: str
+    detail: str
+
+
+def change_due(outcome: Outcome, tendered: int) -> ChangeVM | None:
+    total = outcome.get("amount")
+    if not outcome.ok or not tendered or not isinstance(total, int) or tendered < total:
+        return None
+    return ChangeVM(money(tendered - total), f"Cash {money(tendered)} · sale {money(total)}")
+
+
 def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
     if draft.serial is None:
         return Outcome(False, "Choose a bin", "Tap a bin first.", WARN)
@@ -316,6 +333,59 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
 # -- winners and voids --------------------------------------------------------------------------
 
 
+CHECK_CODE = "Check the code and try again"
+MISREAD_RULES = frozenset({"DEAL"})  # a deal not known here: most often a mistyped serial
+
+
+def misread(code: str, error: BoothError) -> Outcome | None:
+    """A typo or an unreadable scan reads differently from a refusal: amber, the code kept
+    for correction. Only a ticket that must not be paid says DO NOT PAY (red)."""
+    rule = getattr(error, "rule", None)
+    if not isinstance(error, BadInput) and rule not in MISREAD_RULES:
+        return None
+    why = refusal(error, CHECK_CODE)
+    return Outcome(
+        False,
+        CHECK_CODE,
+        why.message,
+        WARN,
+        replace(why, headline=CHECK_CODE),
+        data=(("keep", code),),
+    )
+
+
+def scan_kind(st: Station, text: str) -> str:
+    return scanning.what_is(st, text)
+
+
+KIND_SAID = {
+    "player-card": ("That is a player card", "Scan it at Sell as the buyer; winners pay here."),
+    "badge": ("That is a staff badge", "Winners pay here: scan the winning ticket."),
+    "id": ("That is an ID", "Scan it at Sell as the buyer; winners pay here."),
+}
+
+
+def winner_scan(st: Station, code: str, operator: str) -> Outcome:
+    """A scan at Winners: a player card, a badge or an ID says what it is; a ticket pays."""
+    kind = scan_kind(st, code)
+    if kind in KIND_SAID:
+        headline, detail = KIND_SAID[kind]
+        return Outcome(False, headline, detail, INFO)
+    return redeem(st, code, operator)
+
+
+@dataclass(frozen=True)
+class SellScan:
+    """A scan at Sell: the buyer (card, badge, ID), a ticket (to Winners), or unreadable."""
+
+    kind: str
+    code: str
+
+
+def sell_scan(st: Station, text: str) -> SellScan:
+    return SellScan(scan_kind(st, text), text.strip())
+
+
 def redeem(st: Station, code: str, operator: str) -> Outcome:
     """Pay a winner; the second scan of a winner paid here and not yet confirmed punched
     confirms the punch instead (C2)."""
@@ -334,7 +404,10 @@ def redeem(st: Station, code: str, operator: str) -> Outcome:
             data=(("receipt", result["receipt"]), ("code", ticket)),
         )
 
-    return attempt(run, "DO NOT PAY")
+    try:
+        return run()
+    except BoothError as error:
+        return misread(code, error) or refused(error, "DO NOT PAY")
 
 
 def confirm_punch(st: Station, code: str, operator: str) -> Outcome:
