@@ -43,6 +43,7 @@ CASES = [
     Case("staff add", MANAGER, ("staff", "add", "--name", "Pat New", "--badge", "S900",
                                 "--role", "seller", "--dob", "1990-01-01", *M)),
     Case("staff list", MANAGER, ("staff", "list")),
+    Case("staff pin", MANAGER, ("staff", "pin", "S200", "--pin-stdin", *M), stdin="4826\n"),
     Case("verify", MANAGER, ("verify", "--json")),
     Case("deal receive", MANAGER, ("deal", "receive", "--flare", "flare.json", *M, "--json")),
     Case("deal list", MANAGER, ("deal", "list")),
