@@ -6,18 +6,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from kiosk import usb
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
 from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
 from kiosk.ui.theme import rgba, theme
-from kiosk.ui.widgets import Row, TouchButton
+from kiosk.ui.widgets import KeyboardHost, Row, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
@@ -55,6 +58,8 @@ class Front:
         self.idle_timeout = idle_timeout or runtime.local.idle_timeout
         self.idle_watch: Any = None
         self.lock_watch: LockWatch | None = None
+        #: where USB sticks are mounted (tests choose their own folders)
+        self.media_roots: Callable[[], list[Path]] = usb.removable_roots
         self.locked_from = ""  # the screen showing when the station locked
         self.poster = UiPoster()
         runtime.post = self.poster.post
@@ -66,12 +71,18 @@ class Front:
             self._bg = Rectangle()
         self.root.bind(pos=self._paint, size=self._paint)
         self.screens = ScreenManager(transition=NoTransition())
+        # the screens, and over their lower part the on-screen keyboard when a field has focus
+        self.stage = FloatLayout()
+        self.screens.pos_hint = {"x": 0, "y": 0}  # a FloatLayout places by hint, not by pos
+        self.stage.add_widget(self.screens)
         self.nav: NavBar | None = None
         self.role = ""
         self.home = ""
-        from kiosk.ui.widgets import StatusBar
+        from kiosk.ui.widgets import OnScreenKeyboard, StatusBar
 
         self.status = StatusBar()
+        self.keyboard = OnScreenKeyboard(self.hide_keyboard)
+        KeyboardHost.current = self
 
     def _paint(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
@@ -88,7 +99,7 @@ class Front:
             raise
         if tabs:
             self.nav = NavBar(tabs, self.go, self.log_out)
-        self.root.add_widget(self.screens)
+        self.root.add_widget(self.stage)
         self.root.add_widget(self.status)
         self.runtime.status_listeners.append(self._show_status)
         self.runtime.change_listeners.append(self._ledger_changed)
@@ -114,6 +125,8 @@ class Front:
             refresh()
 
     def stop(self) -> None:
+        if KeyboardHost.current is self:
+            KeyboardHost.current = None
         self.runtime.scan_handler = None
         if self.idle_watch is not None:
             self.idle_watch.cancel()
@@ -124,10 +137,24 @@ class Front:
             poll.cancel()
         self.runtime.stop()
 
+    # -- the on-screen keyboard ---------------------------------------------------------------
+
+    def attach(self, field: Any) -> None:
+        """A field got the focus: the keyboard docks above the status bar and types into it."""
+        self.keyboard.attach(field)
+        if self.keyboard.parent is None:
+            self.stage.add_widget(self.keyboard)  # over the screen's lower part
+
+    def hide_keyboard(self) -> None:
+        self.keyboard.attach(None)
+        if self.keyboard.parent is not None:
+            self.stage.remove_widget(self.keyboard)
+
     # -- navigation and login -----------------------------------------------------------------
 
     def go(self, name: str, vm: Any = None) -> None:
         """Show screen `name`; with `vm` (computed already), it shows that at once."""
+        self.hide_keyboard()
         if vm is not None:
             self.screens.get_screen(name).preload(vm)
         self.screens.current = name

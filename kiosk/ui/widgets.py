@@ -197,6 +197,12 @@ class Field(TextInput):  # type: ignore[misc]
         if self._enter is not None:
             self._enter(self.text)
 
+    def on_focus(self, _instance: object, focused: bool) -> None:
+        """A touch station has no keyboard: the focus brings up the on-screen one."""
+        host = KeyboardHost.current
+        if focused and host is not None:
+            host.attach(self)
+
 
 class Panel(BoxLayout):  # type: ignore[misc]
     """A box with a coloured, rounded background."""
@@ -575,3 +581,170 @@ class FitText(Text):
         room_w = max(1.0, self.width - 2 * theme.px(6))
         room_h = max(1.0, self.height - 2 * theme.px(2))
         self.font_size = max(1.0, base * min(1.0, room_w / max(1, width), room_h / max(1, height)))
+
+
+class MediaPicker(Row):
+    """The files of one kind on the USB sticks plugged in, one button each (up to three, the
+    newest): a tap picks it (`on_pick(path)`), the screen's Receive or Import takes it."""
+
+    SHOWN = 3
+
+    def __init__(
+        self,
+        kind: str,
+        on_pick: Callable[[str], None],
+        on_again: Callable[[], None],
+        *,
+        ident: str,
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self._on_pick = on_pick
+        self._on_again = on_again
+        self.ident = ident
+        self.found: list[Any] = []
+
+    def show(self, found: list[Any]) -> None:
+        self.found = found
+        self.clear_widgets()
+        if not found:
+            self.add_widget(
+                Text(
+                    f"No {self.kind} on a USB stick: plug one in, then Look again",
+                    size=t.SMALL,
+                    colour=common.MUTED,
+                    ident=f"{self.ident}-none",
+                )
+            )
+        for index, item_ in enumerate(found[: self.SHOWN]):
+            self.add_widget(
+                TouchButton(
+                    item_.label if len({f.root for f in found}) > 1 else item_.name,
+                    on_press=partial(self._pick, index),
+                    colour=common.PANEL_HI,
+                    size=t.SMALL,
+                    ident=f"{self.ident}-{index}",
+                )
+            )
+        look = TouchButton(
+            "Look again",
+            on_press=self._again,
+            colour=common.OFF,
+            size=t.SMALL,
+            ident=f"{self.ident}-again",
+        )
+        look.size_hint_x = 0.45 if found else 0.35
+        self.add_widget(look)
+
+    def _pick(self, index: int) -> None:
+        for child in self.children:
+            if isinstance(child, TouchButton) and child.ident[-1:].isdigit():
+                chosen = child.ident == f"{self.ident}-{index}"
+                child.set_colour(common.INFO if chosen else common.PANEL_HI)
+        self._on_pick(str(self.found[index].path))
+
+    def _again(self) -> None:
+        self._on_again()
+
+
+class KeyboardHost:
+    """Where the on-screen keyboard lives: the front end registers one; a Field that gets the
+    focus asks it for the keyboard (touch stations have no other)."""
+
+    current: Any = None  # the front end showing (kiosk.ui.front.Front): its attach(field)
+
+
+class OnScreenKeyboard(Panel):
+    """Letters, digits and the signs codes and names use, large keys; it types into the field
+    that has the focus and shows what is typed on its top line (the field may sit under it)."""
+
+    ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-/.")
+
+    def __init__(self, on_done: Callable[[], None]) -> None:
+        super().__init__(
+            common.PANEL_HI,
+            orientation="vertical",
+            ident="osk",
+            size_hint=(1, None),
+            pos_hint={"x": 0, "y": 0},
+        )
+        self.field: Field | None = None
+        self._on_done = on_done
+        self.lower = False
+        self.preview = Text(size=t.BODY, one_line=True, ident="osk-preview")
+        fixed(self.preview, 30)
+        self.add_widget(self.preview)
+        self.keys: list[TouchButton] = []
+        for row in self.ROWS:
+            line = Row(height=t.MIN_TARGET)
+            for key in row:
+                button = TouchButton(
+                    key,
+                    on_press=partial(self._type, key),
+                    colour=common.PANEL,
+                    size=t.BODY,
+                    height=t.MIN_TARGET,
+                    ident=f"osk-{key}",
+                )
+                self.keys.append(button)
+                line.add_widget(button)
+            self.add_widget(line)
+        last = Row(height=t.MIN_TARGET)
+        for label, action, colour, ident, width in (
+            ("abc", self._case, common.OFF, "osk-case", 0.16),
+            ("Space", partial(self._type, " "), common.PANEL, "osk-space", 0.4),
+            ("DEL", self._delete, common.OFF, "osk-del", 0.16),
+            ("Done", self._done, common.OK, "osk-done", 0.28),
+        ):
+            button = TouchButton(
+                label,
+                on_press=action,
+                colour=colour,
+                size=t.BODY,
+                height=t.MIN_TARGET,
+                ident=ident,
+            )
+            button.size_hint_x = width
+            last.add_widget(button)
+        self.add_widget(last)
+        theme.bind(scale=self._fit)
+        self._fit()
+
+    def _fit(self, *_: object) -> None:
+        rows = len(self.ROWS) + 1
+        self.height = theme.px(30 + rows * t.MIN_TARGET + (rows + 2) * t.GAP + 2 * t.GAP)
+
+    def attach(self, field: Field | None) -> None:
+        self.field = field
+        self._show()
+
+    def _show(self) -> None:
+        field = self.field
+        if field is None:
+            self.preview.text = ""
+            return
+        text = "•" * len(field.text) if field.password else field.text
+        self.preview.text = f"{field.hint_text}: {text}_" if field.hint_text else f"{text}_"
+
+    def _type(self, key: str) -> None:
+        if self.field is None:
+            return
+        self.field.text += key.lower() if self.lower else key
+        self._show()
+
+    def _delete(self) -> None:
+        if self.field is not None:
+            self.field.text = self.field.text[:-1]
+            self._show()
+
+    def _case(self) -> None:
+        self.lower = not self.lower
+        for button in self.keys:
+            button.text = button.text.lower() if self.lower else button.text.upper()
+
+    def _done(self) -> None:
+        field = self.field
+        self._on_done()
+        if field is not None:
+            field.focus = False
+            field.dispatch("on_text_validate")

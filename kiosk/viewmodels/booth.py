@@ -42,6 +42,7 @@ from pos.services.station import Station
 MAX_QTY_DIGITS = 4
 TENDER_NOTES = (100, 500, 1000, 2000, 5000)  # cents: the quick cash buttons
 VOID_REASONS = ("tampered", "damaged", "misprinted")
+VOID_SALE_REASONS = ("rung in error", "wrong deal", "wrong quantity", "buyer changed mind")
 
 # -- login --------------------------------------------------------------------------------------
 
