@@ -38,7 +38,8 @@ class Case:
 
 
 CASES = [
-    Case("init", MANAGER, ("init", "--org", "X", "--location", "Y", "--time-zone", "America/New_York")),
+    Case("init", MANAGER, ("init", "--org", "X", "--location", "Y",
+                           "--time-zone", "America/New_York")),
     Case("join", BOOTH, ("join", "booth-9.join.json")),
     Case("staff add", MANAGER, ("staff", "add", "--name", "Pat New", "--badge", "S900",
                                 "--role", "seller", "--dob", "1990-01-01", *M)),
