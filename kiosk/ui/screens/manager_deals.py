@@ -17,6 +17,7 @@ from kiosk.ui.widgets import (
     Row,
     Text,
     TouchButton,
+    fixed,
 )
 from kiosk.viewmodels import common, manager
 from pos.services.station import Station
@@ -38,7 +39,7 @@ class DealsScreen(RoleScreen):
         top.add_widget(receive)
         self.body.add_widget(top)
         self.outcome = OutcomeView(headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="deal")
-        self.outcome.size_hint_y = 0.3
+        fixed(self.outcome, 96)
         self.body.add_widget(self.outcome)
         self.rows = ListBox(ident="deals")
         self.body.add_widget(self.rows)
