@@ -44,7 +44,6 @@ CASES = [
     Case("staff add", MANAGER, ("staff", "add", "--name", "Pat New", "--badge", "S900",
                                 "--role", "seller", "--dob", "1990-01-01", *M)),
     Case("staff list", MANAGER, ("staff", "list")),
-    Case("staff pin", MANAGER, ("staff", "pin", "S200", "--pin-stdin", *M), stdin="4826\n"),
     Case("verify", MANAGER, ("verify", "--json")),
     Case("deal receive", MANAGER, ("deal", "receive", "--flare", "flare.json", *M, "--json")),
     Case("deal list", MANAGER, ("deal", "list")),
@@ -129,6 +128,8 @@ CASES = [
                                   "--out", "booth-9.join.json", *M), exact=False),
     Case("backup", MANAGER, ("backup", "."), exact=False),
     Case("restore", MANAGER, ("restore", "no-such-backup", "--hall", "restored")),
+    # last: a PIN's hash has a random salt, so the ledgers' digests differ after it
+    Case("staff pin", MANAGER, ("staff", "pin", "S200", "--pin-stdin", *M), stdin="4826\n"),
 ]  # fmt: skip
 
 #: README commands with no row, and why.
