@@ -86,3 +86,24 @@ def test_a_fixed_offset_zone_is_refused_naming_the_zone(tmp_path: Path) -> None:
         )  # fmt: skip
         assert result.exit_code == 2 and named in result.stderr
         assert not (tmp_path / zone / "station.json").exists()
+
+
+def test_deal_options_take_amounts_as_typed(hall: Hall) -> None:
+    received = hall(
+        "deal", "receive", "--serial", "T9", "--game", "pull-tab", "--name", "Typed Luck",
+        "--form", "TL-1", "--manufacturer", "Arrow", "--tickets", "1000", "--price", "$1.00",
+        "--prize", "$1,000.00x1", "--prize", "$5x20", "--supplier-name", "Bingo Supply Co",
+        "--supplier-address", "1 Main St", "--invoice", "INV-T9", "--json",
+    )  # fmt: skip
+    assert received.exit_code == 0, received.stderr
+    assert received.json["price"] == "1.00"
+    bad = hall(
+        "deal", "receive", "--serial", "T8", "--game", "pull-tab", "--name", "Bad",
+        "--form", "B-1", "--manufacturer", "Arrow", "--tickets", "10", "--price", "$1,00",
+        "--prize", "5x1", "--supplier-name", "S", "--supplier-address", "A", "--invoice", "I",
+    )  # fmt: skip
+    assert bad.exit_code == 2 and "1,234.50" in bad.stderr
+    assert hall("session", "open").exit_code == 0
+    counted = hall("drawer", "count", "$412.50", "--station", "manager", "--json")
+    assert counted.exit_code == 0, counted.stderr
+    assert counted.json["counted"] == "412.50"
