@@ -5,6 +5,7 @@ not all in."""
 
 from __future__ import annotations
 
+import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -114,6 +115,13 @@ def test_day_report_warns_of_a_drawer_counted_before_its_events_are_in(
         env={"BOOTH_NOW": clock.now().isoformat()},
     )
     assert "! WARNING: the drawer of booth-1 was counted ($61.00)" in text.stdout
+    pdf = tmp_path / "day.pdf"
+    run_booth(
+        "--hall", str(hall / "manager"), "report", "day", "--date", "2026-11-28",
+        "--pdf", str(pdf), env={"BOOTH_NOW": clock.now().isoformat()},
+    )  # fmt: skip
+    shown = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True)
+    assert "WARNING: the drawer of booth-1 was counted" in " ".join(shown.stdout.split())
     # booth-1 closes and its events come in: no warning, until a peer says it holds more
     with Station(hall / "booth-1", clock=clock) as booth:
         sessions.close_session(booth, operator="S200")
