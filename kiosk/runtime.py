@@ -66,6 +66,8 @@ class DeviceState:
     scanner: str = "Scanner: starting"
     scanner_level: str = "off"
     sync: str = "LAN sync: off"
+    link: str = "Hall link: checking"  # in words: "Hall link: OK" or "OFFLINE since 19:40"
+    link_level: str = "off"
 
 
 ADVICE = (
@@ -380,6 +382,20 @@ class StationRuntime:
             self.scan_handler(text)
 
     # -- status -------------------------------------------------------------------------------
+
+    # -- the hall link ------------------------------------------------------------------------
+
+    def poll_link(self) -> Future[None]:
+        """Read the hall link on the worker (a read: peers' last contacts, heads) and show it."""
+        assert self.worker is not None
+        return self.worker.submit(self._read_link)
+
+    def _read_link(self, st: Station) -> None:
+        from pos.services import link
+
+        now = link.hall_link_now(st)
+        if (now.text, now.level) != (self.state.link, self.state.link_level):
+            self._set_state(link=now.text, link_level=now.level)
 
     def _set_state(self, **changes: Any) -> None:
         with self._state_lock:

@@ -186,12 +186,17 @@ def _pull_lines(r: dict[str, Any]) -> str:
 def sync_status(ctx: click.Context) -> None:
     """Peers, their last contact, and per-origin high-water marks here and at each peer (as
     it last said)."""
+    from pos.domain.hall_link import behind_text
+    from pos.services import link
+
     with state(ctx).open_station() as st:
         peers = replication.peers(st.ledger.conn)
         origins = {
             head.origin: {"last_seq": head.last_seq, "last_hlc": head.last_hlc}
             for head in heads.detail(st.ledger.conn)
         }
+        hall_link = link.hall_link_now(st)
+        behind = link.behind_by_origin(st)
     from sync.service import running_for
 
     service = running_for(st.directory)
@@ -202,12 +207,18 @@ def sync_status(ctx: click.Context) -> None:
         "checked_at": st.clock.now().isoformat(timespec="seconds"),
         # what only the running station knows: asked of it (booth serve or the screen)
         "live": service.live_state() if service is not None else None,
+        # in words: "up to date" or "N events behind" (what peers said they hold, not here yet)
+        "summary": behind_text(hall_link.behind),
+        "behind": hall_link.behind,
+        "behind_by_origin": behind,
+        "hall_link": hall_link.text,
     }
     emit(
         ctx,
         data,
         lambda: "\n".join(
-            [
+            [f"{data['summary']} · {hall_link.text}"]
+            + [
                 f"{p['url']:<32} {p['station'] or '?':<12} "
                 f"last contact {p['last_contact'] or 'never'}"
                 + (f"  ERROR {p['last_error']}" if p["last_error"] else "")

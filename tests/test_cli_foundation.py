@@ -60,7 +60,7 @@ def test_the_hall_directory_comes_from_booth_hall(tmp_path: Path) -> None:
     ("args", "field"),
     [
         (["--time-zone", "Mars/Olympus"], "time-zone"),
-        (["--time-zone", "UTC", "--station", "Booth One!"], "station"),
+        (["--time-zone", "America/New_York", "--station", "Booth One!"], "station"),
     ],
 )
 def test_init_names_the_bad_field(tmp_path: Path, args: list[str], field: str) -> None:

@@ -49,7 +49,7 @@ def test_every_bad_row_is_reported_and_nothing_imported(hall: Hall) -> None:
         "Sam Seller,1990-05-05,S1,Test Fire Company,2026-11-28,17:00,23:00,sell\n"
         "No Badge,1990-05-05,,Test Fire Company,2026-11-28,17:00,23:00,sell\n"
         "Bad Date,1990-05-05,X2,Test Fire Company,2026-13-01,17:00,23:00,sell\n"
-        "Bad Time,1990-05-05,X3,Test Fire Company,2026-11-28,5pm,23:00,dance\n"
+        "Bad Time,1990-05-05,X3,Test Fire Company,2026-11-28,25:00,23:00,dance\n"  # 5pm is read
     )
     before = hall.count()
     result = hall("roster", "import", write(hall, text))

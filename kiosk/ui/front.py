@@ -6,17 +6,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from kiosk import usb
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
-from kiosk.ui.roles import IdleWatch, Tab, build_role
+from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
 from kiosk.ui.theme import rgba, theme
-from kiosk.ui.widgets import Row, TouchButton
+from kiosk.ui.widgets import KeyboardHost, Row, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
@@ -62,6 +66,10 @@ class Front:
         self.runtime = runtime
         self.idle_timeout = idle_timeout or runtime.local.idle_timeout
         self.idle_watch: Any = None
+        self.lock_watch: LockWatch | None = None
+        #: where USB sticks are mounted (tests choose their own folders)
+        self.media_roots: Callable[[], list[Path]] = usb.removable_roots
+        self.locked_from = ""  # the screen showing when the station locked
         self.poster = UiPoster()
         runtime.post = self.poster.post
         self.operator: LoginResult | None = None
@@ -72,12 +80,18 @@ class Front:
             self._bg = Rectangle()
         self.root.bind(pos=self._paint, size=self._paint)
         self.screens = ScreenManager(transition=NoTransition())
+        # the screens, and over their lower part the on-screen keyboard when a field has focus
+        self.stage = FloatLayout()
+        self.screens.pos_hint = {"x": 0, "y": 0}  # a FloatLayout places by hint, not by pos
+        self.stage.add_widget(self.screens)
         self.nav: NavBar | None = None
         self.role = ""
         self.home = ""
-        from kiosk.ui.widgets import StatusBar
+        from kiosk.ui.widgets import OnScreenKeyboard, StatusBar
 
         self.status = StatusBar()
+        self.keyboard = OnScreenKeyboard(self.hide_keyboard)
+        KeyboardHost.current = self
 
     def _paint(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
@@ -94,14 +108,18 @@ class Front:
             raise
         if tabs:
             self.nav = NavBar(tabs, self.go, self.log_out)
-        self.root.add_widget(self.screens)
+        self.root.add_widget(self.stage)
         self.root.add_widget(self.status)
         self.runtime.status_listeners.append(self._show_status)
         self.runtime.change_listeners.append(self._ledger_changed)
         self.runtime.scan_handler = self._scanned
         self._show_status(self.runtime.state)
+        self.runtime.worker_call(self.runtime._read_link)  # the first frame says it
+        self._link_poll = Clock.schedule_interval(lambda _dt: self.runtime.poll_link(), 5.0)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
+        else:
+            self.lock_watch = LockWatch(self)
         first = self.screens.get_screen(self.screens.screen_names[0])
         first.vm = self.runtime.worker_call(first.load)  # the first frame shows content
         first.render(first.vm)
@@ -116,32 +134,78 @@ class Front:
             refresh()
 
     def stop(self) -> None:
+        if KeyboardHost.current is self:
+            KeyboardHost.current = None
         self.runtime.scan_handler = None
         if self.idle_watch is not None:
             self.idle_watch.cancel()
+        if self.lock_watch is not None:
+            self.lock_watch.cancel()
+        poll = getattr(self, "_link_poll", None)
+        if poll is not None:
+            poll.cancel()
         self.runtime.stop()
+
+    # -- the on-screen keyboard ---------------------------------------------------------------
+
+    def attach(self, field: Any) -> None:
+        """A field got the focus: the keyboard docks above the status bar and types into it."""
+        self.keyboard.attach(field)
+        if self.keyboard.parent is None:
+            self.stage.add_widget(self.keyboard)  # over the screen's lower part
+
+    def hide_keyboard(self) -> None:
+        self.keyboard.attach(None)
+        if self.keyboard.parent is not None:
+            self.stage.remove_widget(self.keyboard)
 
     # -- navigation and login -----------------------------------------------------------------
 
     def go(self, name: str, vm: Any = None) -> None:
         """Show screen `name`; with `vm` (computed already), it shows that at once."""
+        self.hide_keyboard()
         if vm is not None:
             self.screens.get_screen(name).preload(vm)
         self.screens.current = name
         if self.nav is not None:
             self.nav.highlight(name)
 
+    @property
+    def sign_on_roles(self) -> tuple[str, ...]:
+        return ("manager",) if self.role == "manager" else ("seller", "redeemer")
+
     def log_in(self, who: LoginResult) -> None:
         self.operator = who
-        if self.nav is not None and self.nav.parent is None:
-            self.root.add_widget(self.nav, index=len(self.root.children))
+        if self.lock_watch is not None:
+            self.lock_watch.start(who.lock_seconds)
+        self._show_nav(True)
         self._show_status(self.runtime.state)
         self.go(self.home)
 
+    def lock(self) -> None:
+        """Idle too long: the screen hides behind the lock; who is signed on stays."""
+        self.locked_from = str(self.screens.current)
+        self._show_nav(False)
+        self.go("locked")
+
+    def unlock(self) -> None:
+        """The signed-on person's badge, tapped at the lock: back where they were, at once."""
+        if self.lock_watch is not None:
+            self.lock_watch.activity()
+        self._show_nav(True)
+        self.go(self.locked_from or self.home)
+
+    def _show_nav(self, shown: bool) -> None:
+        if self.nav is None:
+            return
+        if shown and self.nav.parent is None:
+            self.root.add_widget(self.nav, index=len(self.root.children))
+        elif not shown and self.nav.parent is not None:
+            self.root.remove_widget(self.nav)
+
     def log_out(self) -> None:
         self.operator = None
-        if self.nav is not None and self.nav.parent is not None:
-            self.root.remove_widget(self.nav)
+        self._show_nav(False)
         self._show_status(self.runtime.state)
         self.go(self.screens.screen_names[0])
 
@@ -191,6 +255,8 @@ class Front:
     def _scanned(self, text: str) -> None:
         if self.idle_watch is not None:
             self.idle_watch.activity()
+        if self.lock_watch is not None and self.screens.current != "locked":
+            self.lock_watch.activity()
         screen = self.screens.current_screen
         if hasattr(screen, "on_scan"):
             screen.on_scan(text)

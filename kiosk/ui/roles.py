@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kivy.clock import Clock
 
 from kiosk.viewmodels.kiosk import IdleTimer
+from pos.domain.signon import LockTimer
 
 if TYPE_CHECKING:
     from kiosk.ui.front import Front
@@ -32,11 +33,12 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.booth_sell import SellScreen
     from kiosk.ui.screens.booth_void import VoidScreen
     from kiosk.ui.screens.booth_winners import WinnersScreen
-    from kiosk.ui.screens.login import LoginScreen
+    from kiosk.ui.screens.login import LockedScreen, LoginScreen
     from kiosk.ui.screens.seal import SealScreen
 
     screens = [
         LoginScreen,
+        LockedScreen,
         SellScreen,
         WinnersScreen,
         VoidScreen,
@@ -60,7 +62,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
 
 
 def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
-    from kiosk.ui.screens.login import ManagerLoginScreen
+    from kiosk.ui.screens.login import LockedScreen, ManagerLoginScreen
     from kiosk.ui.screens.manager_books import BooksScreen
     from kiosk.ui.screens.manager_dashboard import DashboardScreen
     from kiosk.ui.screens.manager_deals import DealsScreen
@@ -70,6 +72,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
 
     screens = [
         ManagerLoginScreen,
+        LockedScreen,
         DashboardScreen,
         ExceptionsScreen,
         DealsScreen,
@@ -153,6 +156,37 @@ class IdleWatch:
             return
         if self.timer.expired(self.clock()):
             self.front.go("idle")
+
+    def cancel(self) -> None:
+        self._event.cancel()
+
+
+class LockWatch:
+    """A staff station (booth, manager) locks after the house's idle minutes with someone
+    signed on: no touch and no scan for that long. Checked once a second on the UI thread."""
+
+    def __init__(self, front: Front, clock: Callable[[], float] = time.monotonic) -> None:
+        self.front = front
+        self.clock = clock
+        self.timer = LockTimer(None, clock())
+        front.root.bind(on_touch_down=self._touched)
+        self._event = Clock.schedule_interval(self._check, 1.0)
+
+    def start(self, seconds: float | None) -> None:
+        self.timer = LockTimer(seconds, self.clock())
+
+    def _touched(self, *_: object) -> None:
+        self.activity()
+
+    def activity(self) -> None:
+        self.timer.touch(self.clock())
+
+    def _check(self, _dt: float) -> None:
+        if self.front.operator is None or self.front.screens.current in ("login", "locked"):
+            self.activity()
+            return
+        if self.timer.due(self.clock()):
+            self.front.lock()
 
     def cancel(self) -> None:
         self._event.cancel()

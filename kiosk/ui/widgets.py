@@ -197,6 +197,12 @@ class Field(TextInput):  # type: ignore[misc]
         if self._enter is not None:
             self._enter(self.text)
 
+    def on_focus(self, _instance: object, focused: bool) -> None:
+        """A touch station has no keyboard: the focus brings up the on-screen one."""
+        host = KeyboardHost.current
+        if focused and host is not None:
+            host.attach(self)
+
 
 class Panel(BoxLayout):  # type: ignore[misc]
     """A box with a coloured, rounded background."""
@@ -301,7 +307,8 @@ class NumberPad(GridLayout):  # type: ignore[misc]
 
 
 class StatusBar(BoxLayout):  # type: ignore[misc]
-    """Station and operator, printer and scanner state: always visible, coloured by state."""
+    """Station and operator, the hall link in words ("Hall link: OK", "OFFLINE since 19:40"),
+    printer and scanner state: always visible, coloured by state."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
@@ -309,16 +316,20 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
             Color(*rgba("#000000"))
             self._bg = Rectangle()
         self.bind(pos=self._redraw, size=self._redraw)
-        self.where = Text(size=t.SMALL, one_line=True, ident="status-station", size_hint_x=0.37)
-        self.printer = Text(size=t.SMALL, one_line=True, ident="status-printer", size_hint_x=0.38)
-        self.scanner = Text(size=t.SMALL, one_line=True, ident="status-scanner", size_hint_x=0.25)
-        for label in (self.where, self.printer, self.scanner):
+        size = t.SMALL - 2
+        self.where = Text(size=size, one_line=True, ident="status-station")
+        self.link = Text(size=size, one_line=True, ident="status-link")
+        self.printer = Text(size=size, one_line=True, ident="status-printer")
+        self.scanner = Text(size=size, one_line=True, ident="status-scanner")
+        for label in (self.where, self.link, self.printer, self.scanner):
             self.add_widget(label)
         theme.bind(scale=self._rescale)
         self._rescale()
 
     def _rescale(self, *_: object) -> None:
         self.height = theme.px(30)
+        if hasattr(self, "scanner"):
+            self._balance()
 
     def _redraw(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
@@ -326,10 +337,28 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
     def show(self, vm: common.StatusBarVM) -> None:
         training = "TRAINING · " if vm.training else ""
         self.where.text = f"{training}{vm.station} · {vm.operator}"
+        self.link.text = vm.link
+        self.link.set_colour(readable(vm.link_colour))
         self.printer.text = vm.printer
         self.printer.set_colour(readable(vm.printer_colour))
         self.scanner.text = vm.scanner
         self.scanner.set_colour(readable(vm.scanner_colour))
+        self._balance()
+
+    def _balance(self, *_: object) -> None:
+        """Each part as wide as its words (four parts share 800 px): none is cut short while
+        the whole fits; when it does not, each gives up its share."""
+        from kivy.core.text import Label as CoreLabel
+
+        parts = (self.where, self.link, self.printer, self.scanner)
+        widths = []
+        for label in parts:
+            probe = CoreLabel(text=label.text or " ", font_size=label.font_size, bold=label.bold)
+            probe.refresh()
+            widths.append((probe.texture.size[0] if probe.texture else 1) + 4 * theme.px(4))
+        total = sum(widths) or 1
+        for label, width in zip(parts, widths, strict=True):
+            label.size_hint_x = width / total
 
 
 def readable(colour: str) -> str:
@@ -524,3 +553,198 @@ class OutcomeBanner(Panel):
         fg = "#111111" if outcome.colour == common.WARN else common.TEXT
         self.headline.set_colour(fg)
         self.detail.set_colour(fg)
+
+
+class FitText(Text):
+    """One line in the largest type that fits its box (up to `size`): measured as rendered, so
+    a long amount ("$1,234.50") shrinks instead of being clipped."""
+
+    def __init__(self, text: str = "", *, size: float = t.HUGE, **kwargs: Any) -> None:
+        kwargs.setdefault("halign", "center")
+        super().__init__(text, size=size, **kwargs)
+        self.bind(size=self._shrink, text=self._shrink)
+
+    def _rescale(self, *_: object) -> None:
+        super()._rescale()
+        self._shrink()
+
+    def _shrink(self, *_: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        base = theme.px(self._base)
+        if not self.text:
+            self.font_size = base
+            return
+        probe = CoreLabel(text=self.text, font_size=base, bold=self.bold)
+        probe.refresh()
+        width, height = probe.texture.size if probe.texture else (1, 1)
+        room_w = max(1.0, self.width - 2 * theme.px(6))
+        room_h = max(1.0, self.height - 2 * theme.px(2))
+        self.font_size = max(1.0, base * min(1.0, room_w / max(1, width), room_h / max(1, height)))
+
+
+class MediaPicker(Row):
+    """The files of one kind on the USB sticks plugged in, one button each (up to three, the
+    newest): a tap picks it (`on_pick(path)`), the screen's Receive or Import takes it."""
+
+    SHOWN = 3
+
+    def __init__(
+        self,
+        kind: str,
+        on_pick: Callable[[str], None],
+        on_again: Callable[[], None],
+        *,
+        ident: str,
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self._on_pick = on_pick
+        self._on_again = on_again
+        self.ident = ident
+        self.found: list[Any] = []
+
+    def show(self, found: list[Any]) -> None:
+        self.found = found
+        self.clear_widgets()
+        if not found:
+            self.add_widget(
+                Text(
+                    f"No {self.kind} on a USB stick: plug one in, then Look again",
+                    size=t.SMALL,
+                    colour=common.MUTED,
+                    ident=f"{self.ident}-none",
+                )
+            )
+        for index, item_ in enumerate(found[: self.SHOWN]):
+            self.add_widget(
+                TouchButton(
+                    item_.label if len({f.root for f in found}) > 1 else item_.name,
+                    on_press=partial(self._pick, index),
+                    colour=common.PANEL_HI,
+                    size=t.SMALL,
+                    ident=f"{self.ident}-{index}",
+                )
+            )
+        look = TouchButton(
+            "Look again",
+            on_press=self._again,
+            colour=common.OFF,
+            size=t.SMALL,
+            ident=f"{self.ident}-again",
+        )
+        look.size_hint_x = 0.45 if found else 0.35
+        self.add_widget(look)
+
+    def _pick(self, index: int) -> None:
+        for child in self.children:
+            if isinstance(child, TouchButton) and child.ident[-1:].isdigit():
+                chosen = child.ident == f"{self.ident}-{index}"
+                child.set_colour(common.INFO if chosen else common.PANEL_HI)
+        self._on_pick(str(self.found[index].path))
+
+    def _again(self) -> None:
+        self._on_again()
+
+
+class KeyboardHost:
+    """Where the on-screen keyboard lives: the front end registers one; a Field that gets the
+    focus asks it for the keyboard (touch stations have no other)."""
+
+    current: Any = None  # the front end showing (kiosk.ui.front.Front): its attach(field)
+
+
+class OnScreenKeyboard(Panel):
+    """Letters, digits and the signs codes and names use, large keys; it types into the field
+    that has the focus and shows what is typed on its top line (the field may sit under it)."""
+
+    ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-/.")
+
+    def __init__(self, on_done: Callable[[], None]) -> None:
+        super().__init__(
+            common.PANEL_HI,
+            orientation="vertical",
+            ident="osk",
+            size_hint=(1, None),
+            pos_hint={"x": 0, "y": 0},
+        )
+        self.field: Field | None = None
+        self._on_done = on_done
+        self.lower = False
+        self.preview = Text(size=t.BODY, one_line=True, ident="osk-preview")
+        fixed(self.preview, 30)
+        self.add_widget(self.preview)
+        self.keys: list[TouchButton] = []
+        for row in self.ROWS:
+            line = Row(height=t.MIN_TARGET)
+            for key in row:
+                button = TouchButton(
+                    key,
+                    on_press=partial(self._type, key),
+                    colour=common.PANEL,
+                    size=t.BODY,
+                    height=t.MIN_TARGET,
+                    ident=f"osk-{key}",
+                )
+                self.keys.append(button)
+                line.add_widget(button)
+            self.add_widget(line)
+        last = Row(height=t.MIN_TARGET)
+        for label, action, colour, ident, width in (
+            ("abc", self._case, common.OFF, "osk-case", 0.16),
+            ("Space", partial(self._type, " "), common.PANEL, "osk-space", 0.4),
+            ("DEL", self._delete, common.OFF, "osk-del", 0.16),
+            ("Done", self._done, common.OK, "osk-done", 0.28),
+        ):
+            button = TouchButton(
+                label,
+                on_press=action,
+                colour=colour,
+                size=t.BODY,
+                height=t.MIN_TARGET,
+                ident=ident,
+            )
+            button.size_hint_x = width
+            last.add_widget(button)
+        self.add_widget(last)
+        theme.bind(scale=self._fit)
+        self._fit()
+
+    def _fit(self, *_: object) -> None:
+        rows = len(self.ROWS) + 1
+        self.height = theme.px(30 + rows * t.MIN_TARGET + (rows + 2) * t.GAP + 2 * t.GAP)
+
+    def attach(self, field: Field | None) -> None:
+        self.field = field
+        self._show()
+
+    def _show(self) -> None:
+        field = self.field
+        if field is None:
+            self.preview.text = ""
+            return
+        text = "•" * len(field.text) if field.password else field.text
+        self.preview.text = f"{field.hint_text}: {text}_" if field.hint_text else f"{text}_"
+
+    def _type(self, key: str) -> None:
+        if self.field is None:
+            return
+        self.field.text += key.lower() if self.lower else key
+        self._show()
+
+    def _delete(self) -> None:
+        if self.field is not None:
+            self.field.text = self.field.text[:-1]
+            self._show()
+
+    def _case(self) -> None:
+        self.lower = not self.lower
+        for button in self.keys:
+            button.text = button.text.lower() if self.lower else button.text.upper()
+
+    def _done(self) -> None:
+        field = self.field
+        self._on_done()
+        if field is not None:
+            field.focus = False
+            field.dispatch("on_text_validate")

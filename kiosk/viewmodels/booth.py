@@ -19,6 +19,7 @@ from kiosk.viewmodels.common import (
     cents,
     money,
     refusal,
+    refused,
 )
 from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
@@ -29,9 +30,11 @@ from pos.services import (
     deals,
     devices_rental,
     sales,
+    scanning,
     seals,
     sessions,
     settings,
+    signon,
     winners,
 )
 from pos.services.station import Station
@@ -39,6 +42,7 @@ from pos.services.station import Station
 MAX_QTY_DIGITS = 4
 TENDER_NOTES = (100, 500, 1000, 2000, 5000)  # cents: the quick cash buttons
 VOID_REASONS = ("tampered", "damaged", "misprinted")
+VOID_SALE_REASONS = ("rung in error", "wrong deal", "wrong quantity", "buyer changed mind")
 
 # -- login --------------------------------------------------------------------------------------
 
@@ -50,24 +54,48 @@ class LoginResult:
     name: str = ""
     roles: tuple[str, ...] = ()
     refusal: Refusal | None = None
+    needs_pin: bool = False  # the house signs on with badge and PIN: ask for it next
+    lock_seconds: float | None = None  # the station locks after this long idle (house setting)
 
     @property
     def greeting(self) -> str:
         return f"{self.name} ({self.badge})" if self.ok else ""
 
 
-def login(st: Station, entry: str, local: LocalSettings, *, roles: tuple[str, ...]) -> LoginResult:
-    """A badge (typed or scanned) or a PIN from this station's pad; `roles`: who may log in."""
+def login(
+    st: Station,
+    entry: str,
+    local: LocalSettings,
+    *,
+    roles: tuple[str, ...],
+    pin: str | None = None,
+) -> LoginResult:
+    """A badge (typed or scanned), then its PIN when the house asks for one (`pin`); or a PIN
+    set at this station's pad alone, where the house signs on by badge."""
     text = entry.strip()
     if not text:
         return LoginResult(False, refusal=Refusal("Log in", "Scan your badge or enter your PIN."))
-    badge = local.badge_for_pin(text) if text.isdigit() else None
-    badge = badge or text
-    try:
-        person = st.operator(badge, *roles)
-    except BoothError as error:  # not on staff, or not in one of `roles`
+    house = signon.settings(st)
+    badge = None
+    if pin is None and text.isdigit() and not house.needs_pin:
+        badge = local.badge_for_pin(text)
+    answer = signon.sign_on(st, badge or text, pin, *roles)
+    person = answer.person
+    if answer.needs_pin and person is not None:
+        why = refusal(answer.error, "Wrong PIN") if answer.error else None
+        return LoginResult(
+            False, person.badge, person.name, tuple(sorted(person.roles)), why, needs_pin=True
+        )
+    if answer.error is not None or person is None:
+        error = answer.error or BadInput("badge", "not signed on")
         return LoginResult(False, refusal=refusal(error, "Cannot log in"))
-    return LoginResult(True, person.badge, person.name, tuple(sorted(person.roles)))
+    return LoginResult(
+        True,
+        person.badge,
+        person.name,
+        tuple(sorted(person.roles)),
+        lock_seconds=house.lock_seconds,
+    )
 
 
 # -- bins ---------------------------------------------------------------------------------------
@@ -253,6 +281,21 @@ def draft_view(draft: SaleDraft, screen: SellScreenVM) -> DraftVM:
     )
 
 
+@dataclass(frozen=True)
+class ChangeVM:
+    """After a cash sale: the change due, the biggest thing on the screen."""
+
+    amount: str
+    detail: str
+
+
+def change_due(outcome: Outcome, tendered: int) -> ChangeVM | None:
+    total = outcome.get("amount")
+    if not outcome.ok or not tendered or not isinstance(total, int) or tendered < total:
+        return None
+    return ChangeVM(money(tendered - total), f"Cash {money(tendered)} · sale {money(total)}")
+
+
 def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
     if draft.serial is None:
         return Outcome(False, "Choose a bin", "Tap a bin first.", WARN)
@@ -291,6 +334,59 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
 # -- winners and voids --------------------------------------------------------------------------
 
 
+CHECK_CODE = "Check the code and try again"
+MISREAD_RULES = frozenset({"DEAL"})  # a deal not known here: most often a mistyped serial
+
+
+def misread(code: str, error: BoothError) -> Outcome | None:
+    """A typo or an unreadable scan reads differently from a refusal: amber, the code kept
+    for correction. Only a ticket that must not be paid says DO NOT PAY (red)."""
+    rule = getattr(error, "rule", None)
+    if not isinstance(error, BadInput) and rule not in MISREAD_RULES:
+        return None
+    why = refusal(error, CHECK_CODE)
+    return Outcome(
+        False,
+        CHECK_CODE,
+        why.message,
+        WARN,
+        replace(why, headline=CHECK_CODE),
+        data=(("keep", code),),
+    )
+
+
+def scan_kind(st: Station, text: str) -> str:
+    return scanning.what_is(st, text)
+
+
+KIND_SAID = {
+    "player-card": ("That is a player card", "Scan it at Sell as the buyer; winners pay here."),
+    "badge": ("That is a staff badge", "Winners pay here: scan the winning ticket."),
+    "id": ("That is an ID", "Scan it at Sell as the buyer; winners pay here."),
+}
+
+
+def winner_scan(st: Station, code: str, operator: str) -> Outcome:
+    """A scan at Winners: a player card, a badge or an ID says what it is; a ticket pays."""
+    kind = scan_kind(st, code)
+    if kind in KIND_SAID:
+        headline, detail = KIND_SAID[kind]
+        return Outcome(False, headline, detail, INFO)
+    return redeem(st, code, operator)
+
+
+@dataclass(frozen=True)
+class SellScan:
+    """A scan at Sell: the buyer (card, badge, ID), a ticket (to Winners), or unreadable."""
+
+    kind: str
+    code: str
+
+
+def sell_scan(st: Station, text: str) -> SellScan:
+    return SellScan(scan_kind(st, text), text.strip())
+
+
 def redeem(st: Station, code: str, operator: str) -> Outcome:
     """Pay a winner; the second scan of a winner paid here and not yet confirmed punched
     confirms the punch instead (C2)."""
@@ -309,7 +405,10 @@ def redeem(st: Station, code: str, operator: str) -> Outcome:
             data=(("receipt", result["receipt"]), ("code", ticket)),
         )
 
-    return attempt(run, "DO NOT PAY")
+    try:
+        return run()
+    except BoothError as error:
+        return misread(code, error) or refused(error, "DO NOT PAY")
 
 
 def confirm_punch(st: Station, code: str, operator: str) -> Outcome:

@@ -20,12 +20,30 @@ PANEL = "#1C242C"
 PANEL_HI = "#26313B"
 TEXT = "#FFFFFF"
 MUTED = "#B8C4CE"
-OK = "#1B8A3E"
+OK = "#1A823B"  # white on it: 4.88:1
 WARN = "#F2B705"
 ERROR = "#C62828"
 INFO = "#1F6FEB"
 OFF = "#56636E"
+CHANGE_FG = "#5BE37D"  # change due: light green on PANEL, contrast above 4.5:1
 LEVEL_COLOURS = {"ok": OK, "warn": WARN, "error": ERROR, "off": OFF, "info": INFO}
+
+
+def luminance(hex_colour: str) -> float:
+    """WCAG 2 relative luminance of a #RRGGBB colour."""
+    text = hex_colour.lstrip("#")
+    channels = []
+    for i in (0, 2, 4):
+        c = int(text[i : i + 2], 16) / 255
+        channels.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    r, g, b = channels
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21); body text needs at least 4.5."""
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
 
 
 def money(cents: int) -> str:
@@ -114,6 +132,8 @@ class StatusBarVM:
     scanner_colour: str
     sync: str
     training: bool
+    link: str = ""
+    link_colour: str = OFF
 
 
 def status_bar(state: DeviceState, info: StationInfo | None, operator: str | None) -> StatusBarVM:
@@ -127,6 +147,8 @@ def status_bar(state: DeviceState, info: StationInfo | None, operator: str | Non
         scanner_colour=LEVEL_COLOURS.get(state.scanner_level, OFF),
         sync=state.sync,
         training=bool(info and info.training),
+        link=state.link,
+        link_colour=LEVEL_COLOURS.get(state.link_level, OFF),
     )
 
 

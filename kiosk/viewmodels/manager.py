@@ -108,8 +108,8 @@ def dashboard(st: Station) -> DashboardVM:
                 colour, when = ERROR, f"{when} · sync failing: {head['sync_error']}"
             elif head["contact"] is not None:
                 when = f"{when} · synced {ago(head['contact'], now)}"
-            else:
-                when = f"{when} · not synced with it yet"
+            else:  # what it holds came some other way (a bundle, a stick): amber, not green
+                colour, when = WARN, f"{when} · not synced yet"
         rows.append(
             StationRowVM(head["station"], head["role"], f"{head['events']:,} events", when, colour)
         )

@@ -100,18 +100,34 @@ def deal_receive(
     emit(ctx, result, lambda: "Received\n" + _deal_text(result))
 
 
+def _typed_amount(text: str, field: str) -> str:
+    """An amount typed as people write it ("$1,000.00") in the flare's form ("1000.00");
+    anything else is left for the flare's own checks to name."""
+    value = text.strip()
+    if not value.startswith("$") and "," not in value:
+        return value
+    from pos.domain.money import format_amount
+    from pos.domain.typed import parse_typed_amount
+    from pos.services.inputs import checked_input
+
+    with checked_input(field):
+        return format_amount(parse_typed_amount(value, field, allow_zero=True))
+
+
 def _flare_from_options(prizes: tuple[str, ...], fields: dict[str, Any]) -> dict[str, Any]:
     tiers = []
     for text in prizes:
         amount, sep, count = text.lower().partition("x")
         if not sep:
             raise BadInput("prize", f"{text!r} is not AMOUNTxCOUNT (e.g. 500.00x1)")
-        tiers.append({"amount": amount.strip(), "count": count.strip()})
+        tiers.append({"amount": _typed_amount(amount, "prize"), "count": count.strip()})
     data: dict[str, Any] = {
         key: fields[key]
         for key in ("serial", "game", "name", "form", "manufacturer", "tickets", "price", "invoice")
         if fields.get(key) is not None
     }
+    if data.get("price") is not None:
+        data["price"] = _typed_amount(str(data["price"]), "price")
     data["prizes"] = tiers
     data["supplier"] = {
         "name": fields.get("supplier_name") or "",
@@ -220,8 +236,15 @@ def house() -> None:
 @json_option
 @click.pass_context
 def house_set(ctx: click.Context, key: str, value: str, operator: str | None) -> None:
-    """Turn a house rule on or off (e.g. commingling on)."""
+    """Turn a house rule on or off (e.g. commingling on), or set a sign-on setting
+    (sign-on badge|badge-and-pin, lock-minutes N)."""
+    from pos.services import signon
+
     with state(ctx).open_station() as st:
+        if key.strip().lower() in signon.HOUSE_SETTINGS:
+            result = signon.set_house_setting(st, key, value, operator=operator)
+            emit(ctx, result, f"House setting {result['key']} is {result['value']}.")
+            return
         result = settings_service.set_house_rule(st, key, value, operator=operator)
     emit(ctx, result, f"House rule {result['key']} is {result['value']}.")
 
@@ -232,14 +255,23 @@ def house_set(ctx: click.Context, key: str, value: str, operator: str | None) ->
 @reads
 def house_show(ctx: click.Context) -> None:
     """The house rules and what each means."""
+    from pos.services import signon
+
     with state(ctx).open_station() as st:
         rules = settings_service.house_rules(st)
+        chosen = signon.house_settings(st)
     emit(
         ctx,
-        rules,
+        {**rules, **chosen},
         lambda: "\n".join(
-            f"{key:<22} {'on ' if value else 'off'}  {settings_service.HOUSE_RULES[key].meaning}"
-            for key, value in rules.items()
+            [
+                f"{key:<22} {'on ' if on else 'off'}  {settings_service.HOUSE_RULES[key].meaning}"
+                for key, on in rules.items()
+            ]
+            + [
+                f"{key:<22} {value}  ({signon.HOUSE_SETTINGS[key]})"
+                for key, value in chosen.items()
+            ]
         ),
     )
 

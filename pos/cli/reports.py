@@ -46,6 +46,8 @@ def _day_text(r: dict[str, Any]) -> str:
             f"{('$' + c['counted']) if c['counted'] else '-':>10} over/short "
             f"{c['over_short'] or '-'}"
         )
+    for w in r.get("warnings", []):
+        lines.append(f"  ! WARNING: {w['message']}")
     for s in r["stations"]:
         if not s["closed"]:
             lines.append(

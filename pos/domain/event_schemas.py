@@ -19,7 +19,9 @@ from datetime import date
 
 from pos.domain.bingo_program import InvalidProgram, parse_program
 from pos.domain.flare import InvalidFlare, parse_flare
+from pos.domain.pins import is_stored_form
 from pos.domain.rulebook import Settings
+from pos.domain.signon import InvalidSignOn, house_setting
 
 Check = Callable[[object], str | None]  # None: fits; else what is wrong with the value
 
@@ -188,6 +190,19 @@ def _rulebook_setting(body: dict[str, object]) -> str | None:
     return None
 
 
+def _pin_hash(value: object) -> str | None:
+    """Only a PIN's slow hash is ever in a body, never the PIN."""
+    return None if is_stored_form(value) else "is not a PIN hash (scrypt$N$r$p$SALT$HASH)"
+
+
+def _house_setting(body: dict[str, object]) -> str | None:
+    try:
+        house_setting(str(body.get("key")), str(body.get("value")))
+    except InvalidSignOn as exc:
+        return str(exc)
+    return None
+
+
 def _sale_amount(body: dict[str, object]) -> str | None:
     qty, price, amount = body["qty"], body["price"], body["amount"]
     assert isinstance(qty, int) and isinstance(price, int)
@@ -275,6 +290,10 @@ SCHEMAS: dict[str, Schema] = {
             "date_of_birth": opt(nullable(iso_date)),
             "by": BY,
         }
+    ),
+    "StaffPinSet": Schema({"badge": req(NAME), "hash": req(_pin_hash), "by": BY}),
+    "HouseSettingSet": Schema(
+        {"key": req(NAME), "value": req(text(SHORT)), "by": BY}, rule=_house_setting
     ),
     "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
     "HouseRulePosted": Schema(

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from datetime import date
 
+from pos.domain.typed import UnreadableInput, parse_date
+
 STATION_ROLES = ("manager", "booth", "kiosk")
 STAFF_ROLES = ("seller", "redeemer", "manager", "inspector")
 
@@ -29,6 +31,7 @@ def station_id(text: str) -> str:
 
 
 def station_role(text: str) -> str:
+    text = text.strip().lower()
     if text not in STATION_ROLES:
         raise InvalidIdentity("role", f"{text!r} is not one of {', '.join(STATION_ROLES)}")
     return text
@@ -44,6 +47,7 @@ def badge(text: str) -> str:
 def staff_roles(roles: list[str] | tuple[str, ...]) -> list[str]:
     if not roles:
         raise InvalidIdentity("role", "give at least one role")
+    roles = [role.strip().lower() for role in roles]  # any case: "Seller", "MANAGER"
     for role in roles:
         if role not in STAFF_ROLES:
             raise InvalidIdentity("role", f"{role!r} is not one of {', '.join(STAFF_ROLES)}")
@@ -104,10 +108,11 @@ def csv_cell(value: object) -> object:
 
 
 def date_of_birth(text: str, today: date) -> str:
+    """YYYY-MM-DD or M/D/YYYY (pos.domain.typed), before today and after 1900."""
     try:
-        value = date.fromisoformat(text.strip())
-    except ValueError:
-        raise InvalidIdentity("dob", f"{text!r} is not a date (YYYY-MM-DD)") from None
+        value = parse_date(text, "dob")
+    except UnreadableInput as exc:
+        raise InvalidIdentity("dob", exc.reason) from None
     if value >= today or value.year < 1900:
         raise InvalidIdentity("dob", f"{text!r} is not a plausible date of birth")
     return value.isoformat()

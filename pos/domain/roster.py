@@ -1,10 +1,11 @@
 """Shift rosters: the CSV a hall imports, and the shifts it describes.
 
-Columns (any order, a header row, extra columns ignored):
-`name,date_of_birth,badge,organisation,date,start,end,duty`; dates YYYY-MM-DD, times HH:MM in the
-hall's time zone, an end before the start runs past midnight; duty one of DUTIES. An optional
-`session` column names the bingo session the shift works (`YYYY-MM-DD/N`, on the shift's date):
-rule D keeps its worker from playing at that session, from before the shift starts.
+Columns (any order, a header row, extra columns ignored; headers as people write them, "Date of
+Birth" or "DOB" for date_of_birth): `name,date_of_birth,badge,organisation,date,start,end,duty`;
+dates YYYY-MM-DD or M/D/YYYY, times 17:30 or 5:30 PM in the hall's time zone, an end before the
+start runs past midnight; duty one of DUTIES (any case). An optional `session` column names the
+bingo session the shift works (`YYYY-MM-DD/N`, on the shift's date): rule D keeps its worker from
+playing at that session, from before the shift starts.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from pos.domain import identity
+from pos.domain import identity, typed
 
 REQUIRED_COLUMNS = (
     "name",
@@ -95,14 +96,11 @@ class Shift:
 
 
 def _date(text: str) -> date:
-    return date.fromisoformat(text.strip())
+    return typed.parse_date(text)
 
 
 def _time(text: str) -> time:
-    value = text.strip()
-    if len(value) != 5 or value[2] != ":":
-        raise ValueError(value)
-    return time.fromisoformat(value)
+    return typed.parse_time(text)
 
 
 def parse_shift_fields(row: dict[str, str], today: date) -> tuple[Shift | None, list[str]]:
@@ -128,21 +126,23 @@ def parse_shift_fields(row: dict[str, str], today: date) -> tuple[Shift | None, 
             if dob >= today or dob.year < 1900:
                 problems.append(f"date_of_birth: {row['date_of_birth']!r} is not plausible")
         except ValueError:
-            problems.append(f"date_of_birth: {row['date_of_birth']!r} is not YYYY-MM-DD")
+            problems.append(
+                f"date_of_birth: {row['date_of_birth']!r} is not a date (like {typed.DATE_EXAMPLE})"
+            )
     day = start = end = None
     try:
         day = _date(row.get("date") or "")
     except ValueError:
-        problems.append(f"date: {row.get('date')!r} is not YYYY-MM-DD")
+        problems.append(f"date: {row.get('date')!r} is not a date (like {typed.DATE_EXAMPLE})")
     try:
         start = _time(row.get("start") or "")
     except ValueError:
-        problems.append(f"start: {row.get('start')!r} is not HH:MM")
+        problems.append(f"start: {row.get('start')!r} is not a time (like {typed.TIME_EXAMPLE})")
     try:
         end = _time(row.get("end") or "")
     except ValueError:
-        problems.append(f"end: {row.get('end')!r} is not HH:MM")
-    duty = (row.get("duty") or "").strip().lower()
+        problems.append(f"end: {row.get('end')!r} is not a time (like {typed.TIME_EXAMPLE})")
+    duty = typed.role_word(row.get("duty") or "")
     if duty not in DUTIES:
         problems.append(f"duty: {row.get('duty')!r} is not one of {', '.join(DUTIES)}")
     session = (row.get("session") or "").strip() or None
@@ -162,7 +162,7 @@ def parse_shift_fields(row: dict[str, str], today: date) -> tuple[Shift | None, 
 def parse_roster(text: str, today: date) -> list[Shift]:
     """Every shift in a roster CSV, or InvalidRoster listing every bad row (all or nothing)."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    header = [typed.header_key(h or "") for h in (reader.fieldnames or [])]
     missing = [column for column in REQUIRED_COLUMNS if column not in header]
     if missing:
         raise InvalidRoster([f"line 1: the header lacks {', '.join(missing)}"])

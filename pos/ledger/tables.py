@@ -19,8 +19,16 @@ def projection_tables(conn: sqlite3.Connection) -> list[str]:
 
 
 def table_rows(conn: sqlite3.Connection, table: str) -> tuple[list[str], Iterator[Any]]:
-    """(column names, rows) of a projection table, every row, as stored."""
+    """(column names, rows) of a projection table, every row, as stored; a private column (a
+    PIN's hash) is left out."""
+    from pos.ledger.projections.signon import PRIVATE_COLUMNS
+
     if table not in projection_tables(conn):
         raise ValueError(f"{table!r} is not a projection table")
     cursor = conn.execute(f"SELECT * FROM {table}")
-    return [column[0] for column in cursor.description], iter(cursor)
+    columns = [column[0] for column in cursor.description]
+    private = PRIVATE_COLUMNS.get(table, frozenset())
+    if not private:
+        return columns, iter(cursor)
+    keep = [i for i, name in enumerate(columns) if name not in private]
+    return [columns[i] for i in keep], (tuple(row[i] for i in keep) for row in cursor)

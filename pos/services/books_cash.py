@@ -18,7 +18,8 @@ from zoneinfo import ZoneInfo
 
 from pos.domain import books
 from pos.domain.checks.cash import verifiable
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
+from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import books as books_read
 from pos.ledger.projections import cash as cash_read
@@ -102,7 +103,7 @@ def expected(st: Station, session: str, station: str) -> int:
 
 def _amount(amount: str) -> int:
     with checked_input("amount"):
-        return parse_amount(amount, "amount", allow_zero=True)
+        return parse_typed_amount(amount, "amount", allow_zero=True)  # "$412.50" too
 
 
 def count(

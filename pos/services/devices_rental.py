@@ -9,8 +9,9 @@ from typing import Any
 from pos.domain import bingo
 from pos.domain.checks import Refusal
 from pos.domain.checks import devices as device_checks
-from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.money import format_amount, parse_count
 from pos.domain.receipt import Receipt
+from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
@@ -76,7 +77,7 @@ def define_package(
     with checked_input():
         count = parse_count(faces, "faces", maximum=1000)
         rounds = parse_count(games, "games", maximum=MAX_GAMES)
-        cents = parse_amount(price, "price")
+        cents = parse_typed_amount(price, "price")
     label = name.strip()
     if not label or len(label) > 40:
         raise BadInput("name", f"{name!r} is not a package name")

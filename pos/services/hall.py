@@ -11,10 +11,9 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pos.clock import clock_for
-from pos.domain import identity
+from pos.domain import identity, typed
 from pos.domain.hlc import Stamp
 from pos.errors import BadInput, IntegrityFailure, RuleRefused
 from pos.ledger import Event, Ledger, heads, replication
@@ -58,13 +57,9 @@ def _check_empty(directory: Path) -> None:
 
 
 def _time_zone(name: str) -> str:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise BadInput(
-            "time-zone", f"{name!r} is not a time zone (e.g. America/New_York)"
-        ) from None
-    return name
+    """The IANA zone (fixed offsets such as EST and old aliases refused, naming the zone)."""
+    with checked_input("time-zone"):
+        return typed.time_zone(name)
 
 
 def init_hall(

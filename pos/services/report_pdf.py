@@ -142,6 +142,8 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
             for c in report["counts"]
         ]  # fmt: skip
         story.append(Table(counts, style=grid))
+    for warning in report.get("warnings", []):  # a drawer counted before its events are in
+        story.append(Paragraph(f"WARNING: {warning['message']}", styles["Normal"]))
     if report["exceptions"]:
         story.append(Spacer(1, 10))
         story.append(Paragraph("Exceptions", styles["Heading3"]))

@@ -15,6 +15,7 @@ from pos.domain import identity
 from pos.domain.business_days import add_business_days
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount
+from pos.domain.typed import parse_date
 from pos.errors import BadInput
 from pos.ledger import heads
 from pos.ledger.projections import cash as cash_read
@@ -26,6 +27,7 @@ from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services import bingo_report, books_cash, books_day
+from pos.services import report_warnings
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.inputs import checked_input
 from pos.services.raffle_report import add_to_day_report as add_raffles
@@ -43,10 +45,8 @@ class Scope:
 
 
 def scope(st: Station, day: str | None, session: str | None) -> Scope:
-    try:
-        when = date.fromisoformat(day) if day else hall_date(st, st.clock.now())
-    except ValueError:
-        raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
+    with checked_input("date"):  # 2026-11-28 or 11/28/2026
+        when = parse_date(day) if day else hall_date(st, st.clock.now())
     sessions: tuple[str, ...]
     if session:
         game_date = deals_read.session_game_date(st.ledger.conn, session)
@@ -171,7 +171,8 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         ],
         "stations": stations,
         "operators": _operators(st, sc),
-        "cash": _cash(st, sc),
+        "cash": (cash := _cash(st, sc)),
+        "warnings": report_warnings.drawer_warnings(st, ss, cash),
         "hourly": hourly_sales(st, sc),
         **books_day.additions(st, sc.day, ss),
     }

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from pos.domain import names
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
+from pos.domain.typed import parse_date
 from pos.errors import BadInput, NotFound
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import roster as roster_read
@@ -126,10 +126,8 @@ def import_roster(
 
 def show_roster(st: Station, day: str | None = None) -> list[dict[str, Any]]:
     if day:
-        try:
-            day = date.fromisoformat(day).isoformat()
-        except ValueError:
-            raise BadInput("date", f"{day!r} is not YYYY-MM-DD") from None
+        with checked_input("date"):
+            day = parse_date(day).isoformat()
     return roster_read.active_shifts(st.ledger.conn, day)
 
 

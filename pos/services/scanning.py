@@ -11,9 +11,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from pos.domain import aamva, ticket_code
 from pos.errors import BoothError, RuleRefused
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import hall as hall_read
+from pos.ledger.projections import players as players_read
 from pos.services import winners
 from pos.services.station import Station
+
+SCAN_KINDS = ("badge", "player-card", "id", "ticket", "unreadable")
+
+
+def what_is(st: Station, text: str) -> str:
+    """What a scan (or typed code) is, so a screen routes it where it belongs: a staff
+    `badge`, a `player-card`, an `id` (a licence's barcode), a `ticket` (a code with a ticket
+    number, or the serial of a deal known here), or `unreadable` (garbled, or nothing known)."""
+    code = text.strip()
+    if not code:
+        return "unreadable"
+    conn = st.ledger.conn
+    if hall_read.staff_member(conn, code) is not None:
+        return "badge"
+    if players_read.player_card(conn, code) is not None:
+        return "player-card"
+    if aamva.looks_like_licence(code):
+        return "id"
+    try:
+        decoded = ticket_code.decode(code)
+    except ticket_code.InvalidTicketCode:
+        return "unreadable"
+    if decoded.ticket is not None or deals_read.deal_figures(conn, decoded.serial) is not None:
+        return "ticket"
+    return "unreadable"
 
 
 def handle_scan(st: Station, text: str, *, operator: str | None) -> dict[str, Any]:

@@ -6,11 +6,11 @@ prizes (seals), so this module builds on deals and seals, and they on current_se
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
 from typing import Any
 
 from pos.domain.checks import sessions as session_checks
 from pos.domain.flare import GameType
+from pos.domain.typed import parse_date
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import deals as deals_read
@@ -18,6 +18,7 @@ from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections.deals import Session
 from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.deals import close_deal_in_transaction
+from pos.services.inputs import checked_input
 from pos.services.seals import carry_progressive_prizes
 from pos.services.station import Station
 
@@ -29,10 +30,8 @@ def open_session(
     with st.ledger.transaction():
         current = open_session_now(st)
         refuse(session_checks.none_open(current.id if current else None))
-        try:
-            day = date.fromisoformat(game_date) if game_date else hall_date(st, st.clock.now())
-        except ValueError:
-            raise BadInput("date", f"{game_date!r} is not a date (YYYY-MM-DD)") from None
+        with checked_input("date"):  # 2026-11-28 or 11/28/2026
+            day = parse_date(game_date) if game_date else hall_date(st, st.clock.now())
         if number is None:
             number = deals_read.last_session_number(st.ledger.conn, day.isoformat()) + 1
         elif number < 1:
@@ -69,10 +68,8 @@ def schedule_session(
     """Record that sessions on `game_date` will sell `games` tickets (default: pull-tabs and
     seal cards): what C4 asks of a deal closed unfinished (SessionScheduled)."""
     by = st.operator(operator, "manager")
-    try:
-        day = date.fromisoformat(game_date.strip())
-    except ValueError:
-        raise BadInput("date", f"{game_date!r} is not a date (YYYY-MM-DD)") from None
+    with checked_input("date"):
+        day = parse_date(game_date)
     chosen = sorted(set(games or ("pull-tab", "seal-card")), key=SCHEDULED_GAMES.index)
     with st.ledger.transaction():
         today = hall_date(st, st.clock.now())

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pos.domain.checks import vouchers as voucher_checks
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
+from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
@@ -17,7 +18,7 @@ from pos.services.station import Station
 def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None) -> dict[str, Any]:
     by = st.operator(operator, "seller")
     with checked_input("amount"):
-        cents = parse_amount(amount, "amount")
+        cents = parse_typed_amount(amount, "amount")
     with st.ledger.transaction():
         number = next_receipt_number(st)
         st.append(

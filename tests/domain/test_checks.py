@@ -161,7 +161,11 @@ def test_a_sale_comes_from_a_deal_in_play_held_here() -> None:
     ) == Refusal("BIN", "deal A1 is closed, not in play in a bin")
     assert sales.sells_here(
         "A1", state="in-play", holder="kiosk-1", released_to=None, **here
-    ) == Refusal("OWNER", "deal A1 is held by kiosk-1; only its holder records its sales")
+    ) == Refusal(
+        "OWNER",
+        "deal A1 is held by kiosk-1; only its holder records its sales; "
+        "to take it over here: booth handover A1",
+    )
     assert sales.sells_here(
         "A1", state="in-play", holder="booth-1", released_to="kiosk-1", **here
     ) == Refusal("OWNER", "deal A1 was released to kiosk-1; it records no more sales here")
@@ -329,7 +333,7 @@ def test_signing_a_seal_card_line() -> None:
     ok = {"holder": "b", "here": "b", "hold_tickets": holds}
     assert seals.may_sign("S1", ticket="013", **ok) is None  # type: ignore[arg-type]
     assert seals.may_sign("S1", holder="k", here="b", ticket="013", hold_tickets=holds) == (
-        Refusal("OWNER", "deal S1 is held by k")
+        Refusal("OWNER", "deal S1 is held by k; to take it over here: booth handover S1")
     )
     assert seals.may_sign("S1", ticket="999", **ok) == Refusal(  # type: ignore[arg-type]
         "C5", "ticket 999 is not a hold ticket of deal S1 (hold tickets: 013, 113)"
@@ -408,7 +412,7 @@ def test_a_seal_prize_is_paid_once_for_a_winning_line_at_the_holder() -> None:
         **facts,  # type: ignore[arg-type]
     ) == Refusal("C6", "the unclaimed prize of line 2 moved to deal S2")
     assert seals.claimable("S1", state="open", holder="k", **window, **facts) == Refusal(  # type: ignore[arg-type]
-        "OWNER", "deal S1 is held by k"
+        "OWNER", "deal S1 is held by k; to take it over here: booth handover S1"
     )
 
 

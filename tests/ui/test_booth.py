@@ -196,7 +196,7 @@ def test_void_devices_seal_and_drawer(demo_hall: Path, open_front: Any) -> None:
     assert ui.find("void-headline").text == "VOID"
     ui.shot("booth-void")
     ui.type("void-receipt", "1")
-    ui.type("void-reason", "rung twice")
+    ui.tap("void-why-rung-in-error")  # a choice, not typing
     ui.tap("void-sale")
     assert "is not a manager" in ui.find("void-detail").text
     assert ui.find("void-rule").text.startswith("Rule ROLE")

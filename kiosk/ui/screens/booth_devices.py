@@ -72,6 +72,12 @@ class DevicesScreen(RoleScreen):
         self.keyed.background_color = rgba(common.OK if on else common.PANEL_HI)
         self.keyed.text = "No numbers keyed in: confirmed" if on else "No numbers keyed in"
 
+    def on_scan(self, text: str) -> None:
+        """A card or ID scanned: the witness while an exchange is under way (a device is
+        entered), else the player renting."""
+        target = self.witness if self.device.text.strip() else self.player
+        target.text = text.strip()
+
     def load(self, st: Station) -> booth.DevicesVM:
         return booth.devices_screen(st)
 

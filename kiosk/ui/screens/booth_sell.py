@@ -15,6 +15,7 @@ from kiosk.ui.theme import theme
 from kiosk.ui.widgets import (
     Box,
     Field,
+    FitText,
     Grid,
     ListBox,
     NumberPad,
@@ -116,6 +117,28 @@ class SellScreen(RoleScreen):
         )
         for widget in (self.total, self.buyer, cash, self.info, self.sell_button):
             right.add_widget(widget)
+        self.sale_column = right
+        self.sale_widgets = list(reversed(right.children))
+        self.change = Panel(common.PANEL, orientation="vertical", ident="change-panel")
+        self.change_title = Text(
+            "CHANGE DUE", size=t.TITLE, bold=True, halign="center", ident="change-title"
+        )
+        self.change_amount = FitText(
+            size=t.HUGE, bold=True, colour=common.CHANGE_FG, ident="change-due"
+        )
+        self.change_detail = Text(size=t.BODY, halign="center", ident="change-detail")
+        self.change_title.size_hint_y = 0.22  # type: ignore[assignment]
+        self.change_amount.size_hint_y = 0.4  # type: ignore[assignment]
+        self.change_detail.size_hint_y = 0.18  # type: ignore[assignment]
+        for widget in (
+            self.change_title,
+            self.change_amount,
+            self.change_detail,
+            TouchButton(
+                "Next sale", on_press=self._next_sale, colour=common.INFO, ident="next-sale"
+            ),
+        ):
+            self.change.add_widget(widget)
         for column in (left, middle, right):
             columns.add_widget(column)
         self.body.add_widget(columns)
@@ -147,10 +170,12 @@ class SellScreen(RoleScreen):
     # -- input ----------------------------------------------------------------------------------
 
     def _choose(self, serial: str) -> None:
+        self._show_change(None)
         self.draft = self.draft.choose(serial)
         self._render_trigger()
 
     def _key(self, key: str) -> None:
+        self._show_change(None)
         self.draft = self.draft.key(key)
         self._show_draft()
 
@@ -166,8 +191,25 @@ class SellScreen(RoleScreen):
         self.buyer.text = text.strip()
 
     def on_scan(self, text: str) -> None:
-        """At the sale screen a scan is the buyer's card or ID."""
-        self.buyer.text = text.strip()
+        """At the sale screen a scan is the buyer's card, badge or ID; a winning ticket goes
+        to Winners, which asks "Pay this winner?"; anything unreadable is amber."""
+        self.front.call(lambda st: booth.sell_scan(st, text), self._scanned)
+
+    def _scanned(self, scan: booth.SellScan) -> None:
+        if scan.kind == "ticket":
+            self.front.go("winners")
+            self.front.screens.get_screen("winners").ask(scan.code)
+        elif scan.kind == "unreadable":
+            self.show(
+                common.Outcome(
+                    False,
+                    booth.CHECK_CODE,
+                    f"{scan.code[:40]!r} is not a buyer's card, badge, ID or a ticket.",
+                    common.WARN,
+                )
+            )
+        else:
+            self.buyer.text = scan.code
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -176,8 +218,28 @@ class SellScreen(RoleScreen):
         self.sell_button.disabled = True
         self.front.call(lambda st: booth.sell(st, draft, badge), self._sold, prints=True)
 
+    def _show_change(self, change: booth.ChangeVM | None) -> None:
+        """After a cash sale the change due takes the sale column, in the largest type on the
+        screen, until the next sale begins (any key, bin or Next sale)."""
+        showing = self.change.parent is not None
+        if change is None:
+            if showing:
+                self.sale_column.clear_widgets()
+                for widget in self.sale_widgets:
+                    self.sale_column.add_widget(widget)
+            return
+        self.change_amount.text = change.amount
+        self.change_detail.text = change.detail
+        if not showing:
+            self.sale_column.clear_widgets()
+            self.sale_column.add_widget(self.change)
+
+    def _next_sale(self) -> None:
+        self._show_change(None)
+
     def _sold(self, outcome: common.Outcome) -> None:
         self.show(outcome)
+        self._show_change(booth.change_due(outcome, self.draft.tendered))
         if outcome.ok:
             self.draft = self.draft.done()
             self.buyer.text = ""

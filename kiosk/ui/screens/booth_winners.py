@@ -38,11 +38,25 @@ class WinnersScreen(RoleScreen):
         self.redeem(self.code.text)
 
     def redeem(self, code: str) -> None:
+        """A scan or the typed code: a player card or badge says what it is; a typo or an
+        unreadable scan is amber and the code stays in the field to correct."""
         code, badge = code.strip(), self.operator
         if not code:
             return
         self.code.text = ""
-        self.front.call(lambda st: booth.redeem(st, code, badge), self.show, prints=True)
+        self.front.call(lambda st: booth.winner_scan(st, code, badge), self.show, prints=True)
+
+    def ask(self, code: str) -> None:
+        """A ticket scanned at Sell: asked here before anything is paid."""
+        self.code.text = code
+        self.outcome.show(
+            common.Outcome(
+                False,
+                "Pay this winner?",
+                f"Ticket {code} was scanned at Sell. Tap Check & pay to pay it.",
+                common.INFO,
+            )
+        )
 
     def _punched(self) -> None:
         code, badge = self.last_code, self.operator
@@ -53,4 +67,7 @@ class WinnersScreen(RoleScreen):
     def show(self, outcome: common.Outcome) -> None:
         paid = outcome.get("code")
         self.last_code = str(paid) if paid else ""
+        kept = outcome.get("keep")
+        if kept:  # amber: the code stays for correction
+            self.code.text = str(kept)
         self.outcome.show(outcome)

@@ -1,4 +1,6 @@
-"""Log in by badge (scanned or typed) or PIN (the pad): booth and manager stations."""
+"""Sign on by badge (scanned or typed), then the PIN on the pad when the house asks for one;
+or a PIN set at this station's pad alone: booth and manager stations. Locked after the house's
+idle minutes, the same badge tapped again unlocks at once (no trip to the ledger)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import Box, Field, NumberPad, OutcomeView, Panel, Text, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult, login
+from pos.domain.signon import unlocks
 from pos.services.station import Station
 
 
@@ -40,11 +43,17 @@ class LoginScreen(RoleScreen):
         columns.add_widget(left)
         columns.add_widget(right)
         self.body.add_widget(columns)
+        self.pending: LoginResult | None = None
 
     def on_pre_enter(self, *_: object) -> None:
         self.entry.text = ""
+        self.pending = None  # a badge waiting for its PIN
+        self.hint.text = self.default_hint
+        self.entry.hint_text = "Badge or PIN"
         self.outcome.clear("")
         super().on_pre_enter()
+
+    default_hint = "Scan your badge, or type your badge or PIN and press Log in."
 
     def load(self, st: Station) -> Any:
         return f"{st.id} · {st.hall.organisation}"
@@ -68,19 +77,62 @@ class LoginScreen(RoleScreen):
 
     def submit(self, text: str) -> None:
         local, roles = self.front.runtime.local, self.roles
+        pending = self.pending
+        if pending is not None and text.strip().isdigit():  # the PIN for the badge tapped
+            badge = pending.badge
+            self.front.call(
+                lambda st: login(st, badge, local, roles=roles, pin=text), self._answered
+            )
+            return
         self.front.call(lambda st: login(st, text, local, roles=roles), self._answered)
 
     def _answered(self, result: LoginResult) -> None:
         self.entry.text = ""
         if result.ok:
+            self.pending = None
             self.front.log_in(result)
-        elif result.refusal is not None:
+            return
+        if result.needs_pin:
+            self.pending = result
+            self.hint.text = f"{result.name} ({result.badge}): enter your PIN, then Log in."
+            self.entry.hint_text = "PIN"
+        if result.refusal is not None:
             refusal = result.refusal
             self.outcome.show(
                 common.Outcome(False, refusal.headline, refusal.message, common.ERROR, refusal)
+            )
+        elif result.needs_pin:
+            self.outcome.show(
+                common.Outcome(
+                    False, "Enter your PIN", "The house signs on with badge and PIN.", common.INFO
+                )
             )
 
 
 class ManagerLoginScreen(LoginScreen):
     roles = ("manager",)
     title = "Manager log in"
+
+
+class LockedScreen(LoginScreen):
+    """The station locked after the house's idle minutes: who is signed on stays; their badge
+    tapped again unlocks it at once; anyone else signs on afresh (with their PIN if asked)."""
+
+    screen_name = "locked"
+    title = "Locked"
+    default_hint = "Tap your badge to unlock. Someone else: tap your own badge to sign on."
+
+    def on_pre_enter(self, *_: object) -> None:
+        super().on_pre_enter()
+        who = self.front.operator
+        if who is not None:
+            self.heading.text = f"Locked · {who.name} ({who.badge})"
+        self.roles = self.front.sign_on_roles
+
+    def submit(self, text: str) -> None:
+        who = self.front.operator
+        if who is not None and self.pending is None and unlocks(text, who.badge):
+            self.entry.text = ""
+            self.front.unlock()
+            return
+        super().submit(text)

@@ -4,10 +4,21 @@ tickets are left, a note of the efforts made to sell them (C4's diligent efforts
 
 from __future__ import annotations
 
+from kiosk import usb
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.theme import theme
-from kiosk.ui.widgets import Field, ListBox, OutcomeView, Panel, Row, Text, TouchButton
+from kiosk.ui.widgets import (
+    Field,
+    ListBox,
+    MediaPicker,
+    OutcomeView,
+    Panel,
+    Row,
+    Text,
+    TouchButton,
+    fixed,
+)
 from kiosk.viewmodels import common, manager
 from pos.services.station import Station
 
@@ -16,6 +27,10 @@ class DealsScreen(RoleScreen):
     screen_name = "deals"
 
     def build(self) -> None:
+        self.sticks = MediaPicker(
+            "flare", self._picked, self._look, ident="usb-flare"
+        )  # a tap picks a flare on a USB stick, Receive takes it: two taps
+        self.body.add_widget(self.sticks)
         top = Row()
         self.flare = Field("Flare file to receive (JSON or TOML)", ident="flare-path")
         top.add_widget(self.flare)
@@ -24,11 +39,21 @@ class DealsScreen(RoleScreen):
         top.add_widget(receive)
         self.body.add_widget(top)
         self.outcome = OutcomeView(headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="deal")
-        self.outcome.size_hint_y = 0.3
+        fixed(self.outcome, 96)
         self.body.add_widget(self.outcome)
         self.rows = ListBox(ident="deals")
         self.body.add_widget(self.rows)
         self.outcome.clear("Deals on file here")
+
+    def on_pre_enter(self, *_: object) -> None:
+        self._look()
+        super().on_pre_enter()
+
+    def _look(self) -> None:
+        self.sticks.show(usb.find("flare", self.front.media_roots()))
+
+    def _picked(self, path: str) -> None:
+        self.flare.text = path
 
     def load(self, st: Station) -> tuple[manager.DealRowVM, ...]:
         return manager.deals_screen(st)

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from kiosk import usb
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.widgets import Field, ListBox, OutcomeView, Row, Text, TouchButton, fixed, item
+from kiosk.ui.widgets import (
+    Field,
+    ListBox,
+    MediaPicker,
+    OutcomeView,
+    Row,
+    Text,
+    TouchButton,
+    fixed,
+    item,
+)
 from kiosk.viewmodels import common, manager
 from pos.services.station import Station
 
@@ -22,10 +33,21 @@ class RosterScreen(RoleScreen):
         button.size_hint_x = 0.3
         top.add_widget(button)
         self.outcome = OutcomeView(headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="roster")
-        self.outcome.size_hint_y = 0.3
-        for widget in (self.heading, self.rows, top, self.outcome):
+        fixed(self.outcome, 96)
+        self.sticks = MediaPicker("roster", self._picked, self._look, ident="usb-roster")
+        for widget in (self.heading, self.rows, self.sticks, top, self.outcome):
             self.body.add_widget(widget)
         self.outcome.clear("")
+
+    def on_pre_enter(self, *_: object) -> None:
+        self._look()
+        super().on_pre_enter()
+
+    def _look(self) -> None:
+        self.sticks.show(usb.find("roster", self.front.media_roots()))
+
+    def _picked(self, path: str) -> None:
+        self.path.text = path
 
     def load(self, st: Station) -> manager.RosterVM:
         return manager.roster_screen(st)

@@ -11,7 +11,7 @@ no clock (the hall's date or time is a parameter), only the standard library and
 - winners   DEAL, OWNER, C1, C2, B, W2G: paying and voiding winning tickets and sales
 - seals     ROLE, OWNER, C5, K4, B, C2, C6: signing a seal card's sheet, its opening and claims
 - devices   E1c, E1d, E1g, E2, ID: electronic bingo device rentals
-- staff     ROLE: the hall's first person is its manager
+- staff     ROLE: the hall's first person is its manager; a PIN is set by its owner or a manager
 - raffle    F1, F2, RAFFLE, W2G: raffles, their numbered tickets, the drawing and the claims
 - bingo     LIMIT, G4, G5, H1, H3, H5, I2, I7, J4, PAPER, B: the bingo program, paper, prizes
 """
@@ -35,6 +35,13 @@ class Refusal:
     @classmethod
     def not_permitted(cls, message: str) -> Refusal:
         return cls("ROLE", message, role=True)
+
+
+def handover_hint(serial: str, holder: str | None) -> str:
+    """The way out of an OWNER refusal: the command that moves the deal to this station."""
+    if not holder:
+        return ""
+    return f"; to take it over here: booth handover {serial}"
 
 
 def of_decision(decision: Decision, default_rule: str = "RULE") -> Refusal | None:

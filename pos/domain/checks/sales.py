@@ -3,7 +3,7 @@ at a kiosk only what the house rules allow and only to an identified buyer."""
 
 from __future__ import annotations
 
-from pos.domain.checks import Refusal
+from pos.domain.checks import Refusal, handover_hint
 from pos.domain.money import format_amount
 
 
@@ -18,11 +18,14 @@ def sells_here(
         return Refusal("BIN", f"deal {serial} is {state}, not in play in a bin")
     if holder != here:
         return Refusal(
-            "OWNER", f"deal {serial} is held by {holder}; only its holder records its sales"
+            "OWNER",
+            f"deal {serial} is held by {holder}; only its holder records its sales"
+            + handover_hint(serial, holder),
         )
     if released_to is not None:
         return Refusal(
-            "OWNER", f"deal {serial} was released to {released_to}; it records no more sales here"
+            "OWNER",
+            f"deal {serial} was released to {released_to}; it records no more sales here",
         )
     return None
 

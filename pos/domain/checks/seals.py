@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from pos.domain.checks import Refusal
+from pos.domain.checks import Refusal, handover_hint
 
 
 def kiosk_signer(player: str | None) -> Refusal | None:
@@ -37,7 +37,9 @@ def may_sign(
     """The deal's holder (`here`) records the signature (OWNER), of one of its hold tickets
     (C5)."""
     if holder != here:
-        return Refusal("OWNER", f"deal {serial} is held by {holder}")
+        return Refusal(
+            "OWNER", f"deal {serial} is held by {holder}" + handover_hint(serial, holder)
+        )
     if ticket not in hold_tickets:
         return Refusal(
             "C5",
@@ -108,5 +110,7 @@ def claimable(
             "B", f"seal card prizes are claimed within the window, which ended {claim_until}"
         )
     if holder != here:
-        return Refusal("OWNER", f"deal {serial} is held by {holder}")
+        return Refusal(
+            "OWNER", f"deal {serial} is held by {holder}" + handover_hint(serial, holder)
+        )
     return None

@@ -14,3 +14,12 @@ def first_is_manager(roles: Collection[str]) -> Refusal | None:
             "this hall has no manager yet: the first person added must have the manager role"
         )
     return None
+
+
+def sets_pin(by: str, by_name: str, by_roles: Collection[str], badge: str) -> Refusal | None:
+    """ROLE (NotPermitted): a person sets their own PIN; a manager sets anyone's."""
+    if by != badge and "manager" not in by_roles:
+        return Refusal.not_permitted(
+            f"badge {by} ({by_name}) may set only their own PIN; a manager sets {badge}'s"
+        )
+    return None

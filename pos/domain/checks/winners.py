@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from pos.domain.checks import Refusal
+from pos.domain.checks import Refusal, handover_hint
 from pos.domain.flare import GameType
 from pos.domain.hlc import local_minute
 from pos.domain.money import format_amount
@@ -29,7 +29,8 @@ def pays_here(
     if holder != here:
         return Refusal(
             "OWNER",
-            f"deal {serial} is held by {holder or 'no station'}; only its holder pays its winners",
+            f"deal {serial} is held by {holder or 'no station'}; only its holder pays its winners"
+            + handover_hint(serial, holder),
         )
     if released_to is not None:
         return Refusal(

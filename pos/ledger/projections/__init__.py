@@ -12,10 +12,11 @@ from pos.ledger.projections.players import PLAYERS
 from pos.ledger.projections.raffle import RAFFLE
 from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
+from pos.ledger.projections.signon import SIGNON
 from pos.ledger.projections.winners import WINNERS
 
 ALL = ProjectionSet(
-    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS]
+    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS, SIGNON]
 )
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]

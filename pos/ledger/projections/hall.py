@@ -194,10 +194,18 @@ def hall_settings(conn: sqlite3.Connection) -> tuple[str, str, str, str, bool] |
 
 
 def active_staff_member(conn: sqlite3.Connection, badge: str) -> tuple[str, str, list[str]] | None:
-    """(badge, name, roles) of an active member of staff."""
+    """(badge, name, roles) of an active member of staff. A badge typed in another case ("m100")
+    finds its person when only one badge matches it so."""
     row = conn.execute(
         "SELECT badge, name, roles FROM p_staff WHERE badge = ? AND active = 1", (badge,)
     ).fetchone()
+    if row is None:
+        rows = conn.execute(
+            "SELECT badge, name, roles FROM p_staff WHERE badge = ? COLLATE NOCASE AND active = 1 "
+            "LIMIT 2",
+            (badge,),
+        ).fetchall()
+        row = rows[0] if len(rows) == 1 else None
     return None if row is None else (row[0], row[1], list(json.loads(row[2])))
 
 
