@@ -12,6 +12,7 @@ from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from kiosk.cash import CashDesk
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
 from kiosk.ui.roles import IdleWatch, Tab, build_role
@@ -20,6 +21,7 @@ from kiosk.ui.widgets import Row, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
+from pos.services import kiosk_cash
 from pos.services.station import Station
 
 T = TypeVar("T")
@@ -59,7 +61,7 @@ class Front:
         self.player: Any = None  # the kiosk's identified player, forgotten at idle
         self.root = BoxLayout(orientation="vertical")
         with self.root.canvas.before:
-            Color(*rgba(common.BACKGROUND))
+            self._bg_colour = Color(*rgba(common.BACKGROUND))
             self._bg = Rectangle()
         self.root.bind(pos=self._paint, size=self._paint)
         self.screens = ScreenManager(transition=NoTransition())
@@ -72,6 +74,9 @@ class Front:
 
     def _paint(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
+
+    def set_background(self, colour: str) -> None:
+        self._bg_colour.rgba = rgba(colour)
 
     # -- lifetime -----------------------------------------------------------------------------
 
@@ -93,6 +98,10 @@ class Front:
         self._show_status(self.runtime.state)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
+            if self.runtime.acceptor is not None:
+                self.runtime.cash = CashDesk(self.runtime, self.runtime.acceptor)
+                self.runtime.cash.listeners.append(self._cash_news)
+                self.runtime.cash.start()
         first = self.screens.get_screen(self.screens.screen_names[0])
         first.vm = self.runtime.worker_call(first.load)  # the first frame shows content
         first.render(first.vm)
@@ -139,11 +148,33 @@ class Front:
     # -- the kiosk's player -------------------------------------------------------------------
 
     def forget_player(self) -> None:
-        """Back at idle: nothing of the last player stays on screen or in memory."""
+        """Back at idle: nothing of the last player stays on screen or in memory; credit they
+        left on the kiosk prints as a voucher; the language and text size go back to the
+        kiosk's own."""
+        had_player = self.player is not None
         self.player = None
         for screen in self.screens.screens:
             if hasattr(screen, "forget"):
                 screen.forget()
+        if had_player and self.runtime.cash is not None:
+            self.call(
+                lambda st: kiosk_cash.cash_out(st, "the player left"),
+                self._cashed_out,
+                prints=True,
+            )
+
+    def _cashed_out(self, paid: kiosk_cash.PaidOut | None) -> None:
+        if paid is not None and "idle" in self.screens.screen_names:
+            self.screens.get_screen("idle").cashed_out(paid)
+
+    @property
+    def takes_cash(self) -> bool:
+        """The kiosk has a bill acceptor (without one it takes vouchers only)."""
+        return self.runtime.cash is not None
+
+    def _cash_news(self, news: Any) -> None:
+        if "pay" in self.screens.screen_names:
+            self.screens.get_screen("pay").news(news)
 
     def refuse(self, refusal: Any) -> None:
         self.player = None

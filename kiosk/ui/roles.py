@@ -88,6 +88,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         KioskVoucherScreen,
         RentScreen,
     )
+    from kiosk.ui.screens.kiosk_pay import PayScreen
     from kiosk.ui.screens.kiosk_refusal import RefusalScreen
 
     screens = [
@@ -95,6 +96,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         RefusalScreen,
         GamesScreen,
         ResultScreen,
+        PayScreen,
         KioskVoucherScreen,
         CheckScreen,
         RentScreen,

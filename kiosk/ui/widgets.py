@@ -67,12 +67,12 @@ class Text(Label):  # type: ignore[misc]
             self.max_lines = 1
         if fit:
             self.size_hint_y = None
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self.bind(size=self._wrap, texture_size=self._follow)
         self._rescale()
 
     def _rescale(self, *_: object) -> None:
-        self.font_size = theme.px(self._base)
+        self.font_size = theme.font(self._base)
         self.padding = (theme.px(4), theme.px(2))
 
     def _wrap(self, *_: object) -> None:
@@ -121,13 +121,13 @@ class TouchButton(Button):  # type: ignore[misc]
         self._action = on_press
         self.shorten = True
         self.max_lines = 2
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self.bind(size=self._wrap, disabled=self._paint, state=self._paint)
         self._rescale()
         self._paint()
 
     def _rescale(self, *_: object) -> None:
-        self.font_size = theme.px(self._base_font)
+        self.font_size = theme.font(self._base_font)
         if self.size_hint_y is None:
             self.height = theme.px(self._base_height)
 

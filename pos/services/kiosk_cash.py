@@ -92,6 +92,17 @@ def bill_stacked(st: Station, bill: str, amount: int, *, cleared: bool = False) 
         st.append("BillStacked", body)
 
 
+def bill_credited_after_reset(st: Station, taken: Taken) -> None:
+    """The acceptor restarted holding the bill and says it went into the cash box: credited;
+    the sale it was to pay waits for the player to pay again from the credit."""
+    with st.ledger.transaction():
+        bill_stacked(st, taken.bill, taken.amount, cleared=True)
+        if taken.request is not None:
+            sales.cancel_kiosk_request(
+                st, taken.request.sale, "the bill acceptor restarted: the bill is credited"
+            )
+
+
 def bill_returned(st: Station, taken: Taken, reason: str) -> None:
     """The bill came back out: the sale it was to pay is cancelled (nothing dispensed)."""
     with st.ledger.transaction():
