@@ -12,6 +12,7 @@ from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from kiosk import i18n
 from kiosk.cash import CashDesk
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
@@ -83,6 +84,8 @@ class Front:
     def start(self) -> None:
         info = self.runtime.start()
         self.role = info.role
+        i18n.set_language(i18n.DEFAULT)  # a kiosk starts in its own language, normal text
+        theme.text_scale = 1.0
         try:
             tabs, self.home = build_role(self)
         except BaseException:

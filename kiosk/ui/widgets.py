@@ -129,7 +129,7 @@ class TouchButton(Button):  # type: ignore[misc]
     def _rescale(self, *_: object) -> None:
         self.font_size = theme.font(self._base_font)
         if self.size_hint_y is None:
-            self.height = theme.px(self._base_height)
+            self.height = theme.px(self._base_height) * float(theme.text_scale)
 
     def _wrap(self, *_: object) -> None:
         self.text_size = (max(1.0, self.width - theme.px(8)), max(1.0, self.height))
@@ -231,11 +231,11 @@ class Row(BoxLayout):  # type: ignore[misc]
     def __init__(self, height: float = t.BUTTON, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
         self._base_height = height
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self._rescale()
 
     def _rescale(self, *_: object) -> None:
-        self.height = theme.px(self._base_height)
+        self.height = theme.px(self._base_height) * float(theme.text_scale)
         self.spacing = theme.px(t.GAP)
 
 

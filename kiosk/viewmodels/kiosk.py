@@ -4,6 +4,7 @@ player. Functions taking a Station run on the StationWorker; the rest are pure."
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,7 +24,7 @@ from kiosk.viewmodels.common import (
 from pos.domain.flare import GameType
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
-from pos.errors import BadInput, BoothError, NotFound
+from pos.errors import BoothError
 from pos.services import eligibility, kiosk_cash, players, sales, sessions, settings, winners
 from pos.services.deals import deal_flare
 from pos.services.ports import Dispenser
@@ -56,7 +57,8 @@ def idle_screen(st: Station) -> IdleVM:
     ]
     for key, on in settings.house_rules(st).items():
         if on:
-            rules.append(_("House rule: {meaning}.").format(meaning=_(HOUSE_RULES[key].meaning)))
+            meaning = re.sub(r"\s*\(rule [^)]*\)$", "", HOUSE_RULES[key].meaning)  # no codes
+            rules.append(_("House rule: {meaning}.").format(meaning=_(meaning)))
     return IdleVM(
         organisation=st.hall.organisation,
         location=st.hall.location,
@@ -469,16 +471,14 @@ def check(st: Station, code: str) -> Outcome:
     and try again); red DO NOT PAY only for a ticket that must not be paid."""
     try:
         result = winners.check_ticket(st, code)
-    except (BadInput, NotFound):
+    except BoothError:  # unreadable, or no such deal or ticket here: most likely a typo
         return Outcome(
             False,
             _(CHECK_AGAIN),
-            _("We could not read {code!r} as a ticket code.").format(code=code.strip()[:40]),
+            _("We could not read “{code}” as a ticket code.").format(code=code.strip()[:40]),
             WARN,
             data=(("code", code),),
         )
-    except BoothError as error:
-        return plain(refused_plain(error))
     status = result["status"]
     if status == "winner":
         return Outcome(
@@ -497,12 +497,6 @@ def check(st: Station, code: str) -> Outcome:
         "invalid": _("This ticket cannot be paid. Show it at the booth."),
     }.get(status, _("This ticket cannot be paid. Show it at the booth."))
     return Outcome(False, _(DO_NOT_PAY), why, ERROR)
-
-
-def refused_plain(error: BoothError) -> Outcome:
-    from kiosk.viewmodels.common import refused
-
-    return plain(refused(error, _("We could not check that ticket")))
 
 
 def sign_line(st: Station, player: Player, serial: str, ticket: str, line: int) -> Outcome:

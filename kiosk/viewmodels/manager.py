@@ -154,6 +154,10 @@ KIND_LABELS = {
     "device-not-returned": ("Device not returned", WARN),
     "late-event": ("Worker bought (late event)", WARN),
     "near-match": ("Near match to a worker", INFO),
+    "dispenser-jam": ("Kiosk dispenser jam: staff called", WARN),
+    "acceptor-jam": ("Kiosk bill jam: staff called", WARN),
+    "acceptor-unknown": ("Kiosk bill not accounted for", WARN),
+    "dispense-unknown": ("Kiosk sale interrupted", WARN),
 }
 
 

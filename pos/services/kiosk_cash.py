@@ -127,7 +127,7 @@ def bill_jammed(st: Station, taken: Taken, detail: str) -> PaidOut | None:
         _call_staff(
             st,
             "acceptor-jam",
-            f"{st.id}: a {format_amount(taken.amount)} bill is stuck in the bill acceptor "
+            f"{st.id}: a ${format_amount(taken.amount)} bill is stuck in the bill acceptor "
             f"({detail}); the player was credited: clear it into the cash box",
         )
         return cash_out(st, "bill acceptor jam")
@@ -193,7 +193,7 @@ def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
     with st.ledger.transaction():
         for held in cash_read.bills_in_escrow(conn, st.id):
             said = next((e for e in cleared if e.amount == held.amount), None)
-            money = format_amount(held.amount)
+            money = "$" + format_amount(held.amount)
             if said is not None:
                 cleared.remove(said)
             if said is not None and said.kind == "returned":

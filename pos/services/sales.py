@@ -282,7 +282,7 @@ def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> 
                     "detail": f"{st.id} column {facts['bin']} gave {dispensed} of {count} "
                     f"tickets (receipt #{body['receipt']})"
                     + (f": {fault}" if fault else "")
-                    + f"; the player was credited {format_amount(body['credit'])}",
+                    + f"; the player was credited ${format_amount(body['credit'])}",
                     "by": None,
                 },
             )

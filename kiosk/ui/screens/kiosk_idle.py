@@ -11,13 +11,14 @@ from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.screens.kiosk_games import relabel, translated
 from kiosk.ui.theme import theme
-from kiosk.ui.widgets import ListBox, Panel, Row, Text, TouchButton
+from kiosk.ui.widgets import ListBox, OutcomeView, Panel, Row, Text, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels import kiosk as vm_kiosk
 from pos.services import kiosk_cash
 from pos.services.station import Station
 
 LARGE_TEXT_BACKGROUND = "#000000"
+PLAIN_PANELS = ("idle", "games", "pay", "kiosk-voucher", "rent")  # black in large text
 
 
 class IdleScreen(RoleScreen):
@@ -121,9 +122,15 @@ def set_language(front: object, code: str) -> None:
 
 
 def set_large_text(front: object, *, on: bool) -> None:
-    """Large text, on a black background (high contrast), or back to normal."""
+    """Large text, white on black (high contrast), or back to normal."""
     theme.text_scale = t.LARGE_TEXT if on else 1.0
     front.set_background(LARGE_TEXT_BACKGROUND if on else common.BACKGROUND)  # type: ignore[attr-defined]
+    for screen in front.screens.screens:  # type: ignore[attr-defined]
+        if screen.name not in PLAIN_PANELS:
+            continue
+        for widget in screen.walk():
+            if isinstance(widget, Panel) and not isinstance(widget, OutcomeView):
+                widget.set_colour(LARGE_TEXT_BACKGROUND if on else common.PANEL)
 
 
 def identify_and_list(

@@ -21,15 +21,18 @@ class PayScreen(RoleScreen):
     def build(self) -> None:
         self.choice: tuple[str, int] | None = None
         panel = Panel(orientation="vertical")
-        self.title = Text(size=t.BIG, bold=True, halign="center", fit=True, ident="pay-title")
-        self.what = Text(size=t.LARGE, halign="center", fit=True, ident="pay-what")
-        self.credit = Text(size=t.LARGE, bold=True, halign="center", fit=True, ident="pay-credit")
-        self.prompt = Text(size=t.LARGE, halign="center", fit=True, ident="pay-prompt")
+        self.title = Text(size=t.BIG, bold=True, halign="center", ident="pay-title")
+        self.what = Text(size=t.LARGE, halign="center", ident="pay-what")
+        self.credit = Text(size=t.LARGE, bold=True, halign="center", ident="pay-credit")
+        self.prompt = Text(size=t.LARGE, halign="center", ident="pay-prompt")
+        self.title.size_hint_y = 1.6  # type: ignore[assignment]
+        self.prompt.size_hint_y = 1.4  # type: ignore[assignment]
         for widget in (self.title, self.what, self.credit, self.prompt):
             panel.add_widget(widget)
+        panel.size_hint_y = 1.6
         self.body.add_widget(panel)
         self.outcome = OutcomeView(headline=t.TITLE, shout=t.TITLE, detail=t.BODY, ident="pay")
-        self.outcome.size_hint_y = 0.6
+        self.outcome.size_hint_y = 0.7
         self.body.add_widget(self.outcome)
         row = Row()
         self.pay = TouchButton("", on_press=self._pay_from_credit, colour=common.OK, ident="pay-go")
