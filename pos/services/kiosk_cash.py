@@ -246,5 +246,5 @@ def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
             done.append(f"sale {sale} cancelled and credited")
         paid = cash_out(st, "left on the kiosk when it restarted")
         if paid is not None:
-            done.append(f"voucher #{paid.voucher} for {format_amount(paid.amount)} printed")
+            done.append(f"voucher #{paid.voucher} for ${format_amount(paid.amount)} printed")
     return done

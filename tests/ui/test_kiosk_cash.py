@@ -183,10 +183,10 @@ def test_a_player_walks_away_with_credit(demo_hall: Path, open_front: Any) -> No
     assert b"3.00" in paper and b"VOUCHER" in paper.upper()
     number = int(note.split("#")[1].split(":")[0])
     held = ui.runtime.worker_call(
-        lambda st: (st.ledger.conn.execute(
+        lambda st: st.ledger.conn.execute(
             "SELECT amount, reason FROM p_vouchers WHERE station = 'kiosk-1' AND number = ?",
             (number,),
-        ).fetchone())
+        ).fetchone()
     )
     assert held == (300, "kiosk credit: the player left")
     assert ledger(ui, "SELECT cents FROM p_kiosk_credit") == [(0,)]
