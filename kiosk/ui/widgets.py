@@ -412,9 +412,11 @@ class OutcomeView(Panel):
         shout: float = t.HUGE,
         detail: float = t.BODY,
         ident: str = "outcome",
+        cite: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(common.PANEL, orientation="vertical", ident=ident, **kwargs)
+        self._cite = cite  # False on a player's screen: no rule codes (staff screens cite)
 
         def line(size: float, name: str, bold: bool = False) -> Text:
             return Text(size=size, bold=bold, halign="center", fit=True, ident=f"{ident}-{name}")
@@ -433,7 +435,7 @@ class OutcomeView(Panel):
 
     def show(self, outcome: common.Outcome) -> None:
         self.set_colour(outcome.colour)
-        cited = outcome.refusal.cited if outcome.refusal else ""
+        cited = outcome.refusal.cited if outcome.refusal and self._cite else ""
         self._lay(outcome.headline, outcome.shout, outcome.detail, cited)
         fg = "#111111" if outcome.colour == common.WARN else common.TEXT
         for label in (self.headline, self.shout, self.detail, self.rule):

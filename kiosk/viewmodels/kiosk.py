@@ -95,14 +95,9 @@ class Identified:
 
 
 def _kind(rule: str, headline: str, message: str) -> Refusal:
-    """A refusal as the player reads it: plain words, no rule code (the rule stays on the
-    record, PurchaseBlocked, and on the staff screens)."""
-    return Refusal(headline, message)
-
-
-def plain(outcome: Outcome) -> Outcome:
-    """An outcome for a player: without the rule code a refusal cites for staff."""
-    return replace(outcome, refusal=None) if outcome.refusal is not None else outcome
+    """A refusal in plain words; its rule goes with it for the record and the staff screens
+    (the kiosk's screens never show a rule code to a player)."""
+    return Refusal(headline, message, rule, RULES[rule].citation if rule in RULES else None)
 
 
 def identify(st: Station, code: str) -> Identified:
@@ -338,11 +333,9 @@ def pay_from_credit(
     st: Station, purchase: kiosk_cash.Purchase, dispenser: Dispenser | None
 ) -> Outcome:
     """The credit on the kiosk covers the price: the sale, then the tickets."""
-    return plain(
-        attempt(
-            lambda: sold(kiosk_cash.sell_from_credit(st, purchase, dispenser)),
-            _("Sorry, that sale did not go through"),
-        )
+    return attempt(
+        lambda: sold(kiosk_cash.sell_from_credit(st, purchase, dispenser)),
+        _("Sorry, that sale did not go through"),
     )
 
 
@@ -459,7 +452,7 @@ def buy_with_voucher(
             data=(("receipt", result["receipt"]), ("change_voucher", number)),
         )
 
-    return plain(attempt(run, _("Sorry, that voucher did not pay")))
+    return attempt(run, _("Sorry, that voucher did not pay"))
 
 
 CHECK_AGAIN = "Check the code and try again"

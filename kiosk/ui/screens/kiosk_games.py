@@ -161,7 +161,9 @@ class ResultScreen(RoleScreen):
     def build(self) -> None:
         from kiosk.ui.widgets import OutcomeView
 
-        self.outcome = OutcomeView(headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result")
+        self.outcome = OutcomeView(
+            headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result", cite=False
+        )
         self.body.add_widget(self.outcome)
         row = Row()
         row.add_widget(

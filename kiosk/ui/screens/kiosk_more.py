@@ -24,7 +24,9 @@ class CheckScreen(RoleScreen):
     screen_name = "check"
 
     def build(self) -> None:
-        self.outcome = OutcomeView(headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="check")
+        self.outcome = OutcomeView(
+            headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="check", cite=False
+        )
         self.code = Field("", on_enter=self._typed, ident="check-code")
         row = Row()
         row.add_widget(self.code)

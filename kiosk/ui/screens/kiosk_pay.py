@@ -31,7 +31,9 @@ class PayScreen(RoleScreen):
             panel.add_widget(widget)
         panel.size_hint_y = 1.6
         self.body.add_widget(panel)
-        self.outcome = OutcomeView(headline=t.TITLE, shout=t.TITLE, detail=t.BODY, ident="pay")
+        self.outcome = OutcomeView(
+            headline=t.TITLE, shout=t.TITLE, detail=t.BODY, ident="pay", cite=False
+        )
         self.outcome.size_hint_y = 0.7
         self.body.add_widget(self.outcome)
         row = Row()
