@@ -5,7 +5,9 @@ it starts (reconcile): the customer's money is never lost and nothing is dispens
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from hardware.dispenser import SimulatedDispenser
 from pos.services import exceptions, kiosk_cash
@@ -110,3 +112,18 @@ def test_a_crash_after_stacking_before_dispensing(kiosk: Path) -> None:  # noqa:
         assert sold(st) == 0 and kiosk_cash.credit(st) == 0
         assert any("cancelled and credited" in line for line in done)
         assert "dispense-unknown" in flags(st)
+
+
+def test_booth_acceptor_set(hall: Any) -> None:
+    done = hall("acceptor", "set", "sim:fail=jam", "--json")
+    assert done.exit_code == 0, done.stderr
+    assert done.json == {"device": "acceptor", "spec": "sim:fail=jam"}
+    assert json.loads((hall.directory / "devices.json").read_text())["acceptor"] == "sim:fail=jam"
+    assert hall("acceptor", "set", "none").exit_code == 0  # vouchers only
+    bad = hall("acceptor", "set", "sim:fail=boom")
+    assert bad.exit_code == 2 and "fail='boom'" in bad.stderr
+    unknown = hall("acceptor", "set", "jcm:/dev/ttyS0")
+    assert unknown.exit_code == 2 and "jcm" in unknown.stderr
+    speed = hall("acceptor", "set", "ssp:/dev/ttyACM0@12")
+    assert speed.exit_code == 2 and "baud rate '12'" in speed.stderr
+    assert json.loads((hall.directory / "devices.json").read_text())["acceptor"] == "none"
