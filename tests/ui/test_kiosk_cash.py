@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.ui.theme import theme
 from pos.clock import FixedClock
-from pos.services import devices, exceptions, receipts, vouchers
+from pos.services import devices, receipts, vouchers
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.ui.conftest import NOW
@@ -39,9 +39,11 @@ def printed_text(ui: Driver, since: int) -> bytes:
 
 def manager_sees(hall: Path, open_front: Any, label: str) -> str:
     """The kiosk's events reach the manager (sync); its Exceptions tab lists the call."""
-    with Station(hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk:
-        with Station(hall / "manager", clock=FixedClock(NOW)) as manager:
-            pull(kiosk.ledger, manager.ledger)
+    with (
+        Station(hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk,
+        Station(hall / "manager", clock=FixedClock(NOW)) as manager,
+    ):
+        pull(kiosk.ledger, manager.ledger)
     ui = open_front(hall / "manager")
     ui.type("login-entry", "M100", enter=True)
     ui.tap("tab-exceptions")
@@ -193,10 +195,12 @@ def test_a_player_walks_away_with_credit(demo_hall: Path, open_front: Any) -> No
     # the voucher is good at the booth
     qr = ui.runtime.worker_call(lambda st: receipts.receipt(st, st.id, number).qr)
     ui.close()
-    with Station(demo_hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk:
-        with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as booth:
-            pull(kiosk.ledger, booth.ledger)
-            paid = vouchers.redeem_voucher(booth, qr, operator="S200")
+    with (
+        Station(demo_hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk,
+        Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as booth,
+    ):
+        pull(kiosk.ledger, booth.ledger)
+        paid = vouchers.redeem_voucher(booth, qr, operator="S200")
     assert paid["paid"] == "3.00"
 
 
