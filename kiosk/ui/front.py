@@ -61,6 +61,7 @@ class Front:
         self.operator: LoginResult | None = None
         self.player: Any = None  # the kiosk's identified player, forgotten at idle
         self.root = BoxLayout(orientation="vertical")
+        self.background = common.BACKGROUND
         with self.root.canvas.before:
             self._bg_colour = Color(*rgba(common.BACKGROUND))
             self._bg = Rectangle()
@@ -77,6 +78,7 @@ class Front:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
 
     def set_background(self, colour: str) -> None:
+        self.background = colour
         self._bg_colour.rgba = rgba(colour)
 
     # -- lifetime -----------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class PayScreen(RoleScreen):
         )
         self.outcome.size_hint_y = 0.7
         self.body.add_widget(self.outcome)
+        self.outcome.set_colour(common.BACKGROUND)
         row = Row()
         self.pay = TouchButton("", on_press=self._pay_from_credit, colour=common.OK, ident="pay-go")
         row.add_widget(self.pay)
@@ -45,8 +46,13 @@ class PayScreen(RoleScreen):
 
     def choose(self, serial: str, qty: int) -> None:
         self.choice = (serial, qty)
-        self.outcome.clear("")
+        self._quiet()
         self.front.go("pay")
+
+    def _quiet(self) -> None:
+        """No news: the outcome area is the background (no empty box)."""
+        self.outcome.clear("")
+        self.outcome.set_colour(self.front.background)
 
     def load(self, st: Station) -> vm_kiosk.PayVM | None:
         player, choice = self.front.player, self.choice
@@ -127,4 +133,4 @@ class PayScreen(RoleScreen):
     def forget(self) -> None:
         self.choice = None
         self.vm = None
-        self.outcome.clear("")
+        self._quiet()
