@@ -186,6 +186,12 @@ class CashDesk:
                 partial(kiosk_cash.bill_stacked, bill=taken.bill, amount=amount)
             )
             if taken.request is None:
+                rental = self.runtime.worker_call(partial(vm_kiosk.rent_if_paid, purchase=purchase))
+                if rental is not None:  # a rental is recorded once paid: nothing before
+                    self.runtime.print_queue()
+                    self.withdraw()
+                    self._tell(CashNews("sold", rental))
+                    return
                 self._tell(CashNews("credit"))
                 return
             dispenser = self.runtime.dispenser

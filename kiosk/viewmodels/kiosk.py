@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kiosk.i18n import _
-from kiosk.viewmodels.booth import BinVM, bins_here, session_text
+from kiosk.viewmodels.booth import BinVM, PackageVM, bins_here, session_text
 from kiosk.viewmodels.common import (
     ERROR,
     INFO,
@@ -274,27 +274,87 @@ class PayVM:
 def pay_screen(st: Station, player: Player, serial: str, qty: int, *, takes_cash: bool) -> PayVM:
     flare = deal_flare(st, serial)
     purchase = kiosk_cash.Purchase(serial, qty, player.code, flare.price)
+    word = _("ticket") if qty == 1 else _("tickets")
+    return _pay_vm(
+        st,
+        purchase,
+        buy_label(qty, flare.price),
+        _("{name}: {qty} {word} at {price}").format(
+            name=flare.name, qty=qty, word=word, price=money(flare.price)
+        ),
+        takes_cash,
+    )
+
+
+def rent_label(package: PackageVM) -> str:
+    return _("Rent {name} · {amount}").format(name=package.name, amount=package.price)
+
+
+def rental_pay_screen(
+    st: Station, player: Player, package: PackageVM, *, takes_cash: bool
+) -> PayVM:
+    """A bingo device rental, priced first like tickets."""
+    purchase = kiosk_cash.Purchase(
+        "",
+        1,
+        player.code,
+        cents(package.price.removeprefix("$")),
+        package=package.name,
+        faces=package.faces,
+        games=package.games,
+    )
+    games = _("game") if package.games == 1 else _("games")
+    return _pay_vm(
+        st,
+        purchase,
+        rent_label(package),
+        _("A bingo device: {faces} faces × {games} {word}").format(
+            faces=package.faces, games=package.games, word=games
+        ),
+        takes_cash,
+    )
+
+
+def _pay_vm(
+    st: Station, purchase: kiosk_cash.Purchase, title: str, what: str, takes_cash: bool
+) -> PayVM:
     held = kiosk_cash.credit(st)
     due = max(0, purchase.cost - held)
-    word = _("ticket") if qty == 1 else _("tickets")
     if due == 0:
         prompt = _("Your credit pays for it: touch Pay.")
+    elif takes_cash and purchase.rental:
+        prompt = _("Put in {amount} in bills.").format(amount=money(due))
     elif takes_cash:
         prompt = _("Put in {amount} in bills, or scan a voucher.").format(amount=money(due))
     else:
         prompt = _("This kiosk takes no cash: scan a voucher, or pay at the booth.")
     return PayVM(
         purchase=purchase,
-        title=buy_label(qty, flare.price),
-        what=_("{name}: {qty} {word} at {price}").format(
-            name=flare.name, qty=qty, word=word, price=money(flare.price)
-        ),
+        title=title,
+        what=what,
         credit=held,
         credit_text=credit_text(held),
         due=due,
         prompt=prompt,
         takes_cash=takes_cash,
         pay_label=_("Pay {amount}").format(amount=money(purchase.cost)) if due == 0 else "",
+    )
+
+
+def rented(result: dict[str, Any]) -> Outcome:
+    games = _("game") if int(result["games"]) == 1 else _("games")
+    return Outcome(
+        True,
+        _("DEVICE {device}").format(device=result["device"]),
+        _("{faces} faces × {games} {word} · {amount} · receipt #{receipt}").format(
+            faces=result["faces"],
+            games=result["games"],
+            word=games,
+            amount=money(cents(result["amount"])),
+            receipt=result["receipt"],
+        ),
+        OK,
+        data=(("device", result["device"]), ("receipt", result["receipt"])),
     )
 
 
@@ -332,11 +392,22 @@ def sold(result: dict[str, Any]) -> Outcome:
 def pay_from_credit(
     st: Station, purchase: kiosk_cash.Purchase, dispenser: Dispenser | None
 ) -> Outcome:
-    """The credit on the kiosk covers the price: the sale, then the tickets."""
+    """The credit on the kiosk covers the price: the sale, then the tickets (or the device)."""
+    if purchase.rental:
+        return attempt(
+            lambda: rented(kiosk_cash.rent_from_credit(st, purchase)), _("Rental refused")
+        )
     return attempt(
         lambda: sold(kiosk_cash.sell_from_credit(st, purchase, dispenser)),
         _("Sorry, that sale did not go through"),
     )
+
+
+def rent_if_paid(st: Station, purchase: kiosk_cash.Purchase) -> Outcome | None:
+    """After a bill is stacked towards a rental: the rental, once the credit covers it."""
+    if not purchase.rental or kiosk_cash.credit(st) < purchase.cost:
+        return None
+    return pay_from_credit(st, purchase, None)
 
 
 def bill_back(amount: int, why: str = "") -> Outcome:
@@ -382,13 +453,6 @@ def cashed_out(paid: kiosk_cash.PaidOut | None) -> str:
     return _(
         "Your credit of {amount} printed as voucher #{number}: take it from the printer."
     ).format(amount=money(paid.amount), number=paid.voucher)
-
-
-def buy(st: Station, player: Player, serial: str, qty: int, dispenser: Dispenser | None) -> Outcome:
-    """A sale the kiosk's credit pays for (price shown first on the pay screen)."""
-    flare = deal_flare(st, serial)
-    purchase = kiosk_cash.Purchase(serial, qty, player.code, flare.price)
-    return pay_from_credit(st, purchase, dispenser)
 
 
 VOUCHER_PROMPT = "Scan your voucher's QR code, or type the code printed under it"

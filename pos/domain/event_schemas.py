@@ -514,6 +514,7 @@ SCHEMAS: dict[str, Schema] = {
             "buyer": opt(OPTIONAL_NAME),
             "receipt": opt(nullable(RECEIPT)),
             "by": BY,
+            "paid_credit": opt(cents()),  # at a kiosk: paid from the cash put in
         }
     ),
     "DeviceExchanged": Schema(

@@ -20,7 +20,7 @@ from typing import Any
 from pos.domain.money import format_amount
 from pos.errors import BoothError, HardwareFailure
 from pos.ledger.projections import kiosk_cash as cash_read
-from pos.services import sales
+from pos.services import devices_rental, sales
 from pos.services.numbering import next_receipt_number
 from pos.services.ports import BillEvent, Dispenser
 from pos.services.station import Station
@@ -28,16 +28,24 @@ from pos.services.station import Station
 
 @dataclass(frozen=True)
 class Purchase:
-    """What the player chose, priced, before any money moves."""
+    """What the player chose, priced, before any money moves: tickets of a deal, or (with
+    `package`) a bingo device rental of `faces` x `games`."""
 
     serial: str
     qty: int
     buyer: str
-    price: int  # cents a ticket
+    price: int  # cents a ticket (or the package)
+    package: str = ""
+    faces: int = 0
+    games: int = 0
 
     @property
     def cost(self) -> int:
         return self.qty * self.price
+
+    @property
+    def rental(self) -> bool:
+        return bool(self.package)
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ def take_bill(st: Station, amount: int, purchase: Purchase | None) -> Taken:
         with st.ledger.transaction():
             held = credit(st)
             request = None
-            if purchase is not None and held + amount >= purchase.cost:
+            if purchase is not None and not purchase.rental and held + amount >= purchase.cost:
                 request = sales.kiosk_request(
                     st,
                     purchase.serial,
@@ -157,6 +165,19 @@ def sell_from_credit(
         credit=credit(st),
     )
     return sales.kiosk_dispense(st, request, dispenser)
+
+
+def rent_from_credit(st: Station, purchase: Purchase) -> dict[str, Any]:
+    """A device rental the credit covers: recorded and paid in one transaction (nothing is
+    handed out before it is on the record)."""
+    return devices_rental.rent(
+        st,
+        faces=purchase.faces,
+        games=purchase.games,
+        buyer=purchase.buyer,
+        operator=None,
+        credit=credit(st),
+    )
 
 
 def cash_out(st: Station, reason: str) -> PaidOut | None:

@@ -77,8 +77,20 @@ def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) ->
     ui.tap("go-rent")
     assert "Bingo devices: 3 devices free of 3" in ui.text()
     ui.shot("kiosk-rent")
-    ui.tap("kiosk-rent-Starter")
+    ui.tap("kiosk-rent-Starter")  # price first, then cash, then the rental
+    assert ui.screen == "pay" and ui.find("pay-title").text == "Rent Starter · $5.00"
+    assert ui.find("pay-prompt").text == "Put in $5.00 in bills."
+    ui.shot("kiosk-pay-rental", both=False)
+    feed = ui.runtime.acceptor
+    feed.insert(500)
+    ui.settle()
     assert ui.find("result-headline").text == "DEVICE D-01"
+    paid = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT body FROM events WHERE type = 'DeviceRented' ORDER BY rowid DESC LIMIT 1"
+        ).fetchone()[0]
+    )
+    assert '"paid_credit":500' in paid.replace(" ", "")
     ui.tap("more")
     # sign a seal line: the player picks their hold ticket, then a free line
     ui.tap("go-kiosk-seal")

@@ -151,7 +151,7 @@ class RentScreen(RoleScreen):
         self.free.text = f"Bingo devices: {vm.free_text}"
         buttons: list[object] = [
             TouchButton(
-                f"Rent {p.text}",
+                vm_kiosk.rent_label(p) + f" ({p.faces} × {p.games})",
                 on_press=partial(self._rent, p),
                 colour=common.OK,
                 size=t.BODY,
@@ -160,18 +160,14 @@ class RentScreen(RoleScreen):
             for p in vm.packages
         ]
         if not buttons:
-            buttons = [Text("No devices to rent here today: ask at the booth.", fit=True)]
+            buttons = [Text(i18n._("No devices to rent here today: ask at the booth."), fit=True)]
         self.packages.fill(buttons)
 
     def _rent(self, package: booth.PackageVM) -> None:
-        player = self.front.player
-        if player is None:
+        """Price first: the pay screen shows the rental's price before anything happens."""
+        if self.front.player is None:
             return
-        self.front.call(
-            lambda st: booth.rent(st, package, player.code, None),
-            self.front.show_result,
-            prints=True,
-        )
+        self.front.screens.get_screen("pay").choose_rental(package)
 
 
 class KioskSealScreen(SealScreen):

@@ -10,7 +10,7 @@ from kiosk.i18n import _
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import OutcomeView, Panel, Row, Text, TouchButton
-from kiosk.viewmodels import common
+from kiosk.viewmodels import booth, common
 from kiosk.viewmodels import kiosk as vm_kiosk
 from pos.services.station import Station
 
@@ -19,7 +19,8 @@ class PayScreen(RoleScreen):
     screen_name = "pay"
 
     def build(self) -> None:
-        self.choice: tuple[str, int] | None = None
+        self.choice: tuple[str, int] | None = None  # tickets: (serial, qty)
+        self.package: booth.PackageVM | None = None  # or a device rental
         panel = Panel(orientation="vertical")
         self.title = Text(size=t.BIG, bold=True, halign="center", ident="pay-title")
         self.what = Text(size=t.LARGE, halign="center", ident="pay-what")
@@ -45,7 +46,12 @@ class PayScreen(RoleScreen):
         self.body.add_widget(row)
 
     def choose(self, serial: str, qty: int) -> None:
-        self.choice = (serial, qty)
+        self.choice, self.package = (serial, qty), None
+        self._quiet()
+        self.front.go("pay")
+
+    def choose_rental(self, package: booth.PackageVM) -> None:
+        self.choice, self.package = None, package
         self._quiet()
         self.front.go("pay")
 
@@ -55,7 +61,9 @@ class PayScreen(RoleScreen):
         self.outcome.set_colour(self.front.background)
 
     def load(self, st: Station) -> vm_kiosk.PayVM | None:
-        player, choice = self.front.player, self.choice
+        player, choice, package = self.front.player, self.choice, self.package
+        if player is not None and package is not None:
+            return vm_kiosk.rental_pay_screen(st, player, package, takes_cash=self.front.takes_cash)
         if player is None or choice is None:
             return None
         return vm_kiosk.pay_screen(
@@ -128,9 +136,9 @@ class PayScreen(RoleScreen):
         self.refresh()
 
     def _cancel(self) -> None:
-        self.front.go("games")
+        self.front.go("rent" if self.package is not None else "games")
 
     def forget(self) -> None:
-        self.choice = None
+        self.choice = self.package = None
         self.vm = None
         self._quiet()

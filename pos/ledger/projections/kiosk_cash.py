@@ -85,6 +85,11 @@ def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
         _credit(conn, event.origin, -int(body["paid_credit"]))
 
 
+def _rented(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    if int(body.get("paid_credit") or 0):
+        _credit(conn, event.origin, -int(body["paid_credit"]))
+
+
 def _cancelled(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
         "UPDATE p_paid_requests SET state = 'cancelled' WHERE station = ? AND sale = ?",
@@ -109,6 +114,7 @@ KIOSK_CASH = Projection(
         "DispenseRequested": _requested,
         "TicketsSold": _sold,
         "DispenseCancelled": _cancelled,
+        "DeviceRented": _rented,
         "VoucherIssued": _voucher,
     },
 )
