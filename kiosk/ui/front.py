@@ -156,20 +156,18 @@ class Front:
         """Back at idle: nothing of the last player stays on screen or in memory; credit they
         left on the kiosk prints as a voucher; the language and text size go back to the
         kiosk's own."""
-        had_player = self.player is not None
         self.player = None
         for screen in self.screens.screens:
             if hasattr(screen, "forget"):
                 screen.forget()
-        if had_player and self.runtime.cash is not None:
-            self.call(
-                lambda st: kiosk_cash.cash_out(st, "the player left"),
-                self._cashed_out,
-                prints=True,
-            )
+        if self.runtime.cash is not None:  # whoever left credit here: it prints
+            self.call(lambda st: kiosk_cash.cash_out(st, "the player left"), self._cashed_out)
 
     def _cashed_out(self, paid: kiosk_cash.PaidOut | None) -> None:
-        if paid is not None and "idle" in self.screens.screen_names:
+        if paid is None:
+            return
+        self.runtime.print_queue()
+        if "idle" in self.screens.screen_names:
             self.screens.get_screen("idle").cashed_out(paid)
 
     @property
@@ -178,6 +176,8 @@ class Front:
         return self.runtime.cash is not None
 
     def _cash_news(self, news: Any) -> None:
+        if self.idle_watch is not None:  # a player feeding bills is not idle
+            self.idle_watch.activity()
         if "pay" in self.screens.screen_names:
             self.screens.get_screen("pay").news(news)
 
