@@ -59,13 +59,19 @@ class CheckScreen(RoleScreen):
         self.check_code(text.strip())
 
     def check_code(self, code: str, *, go: bool = False) -> None:
-        """Check `code` and show the result (`go`: from the idle screen, come here first)."""
+        """Check `code` and show the result (`go`: from the idle screen: this screen shows
+        with its result, in one frame)."""
         if go:
-            self._arrived_with_code = True
-            self.outcome.clear("")
-            self.front.go("check")
+            self.front.call(lambda st: vm_kiosk.check(st, code), lambda o: self._arrive(code, o))
+            return
         self.code.text = code
         self.front.call(lambda st: vm_kiosk.check(st, code), self.show)
+
+    def _arrive(self, code: str, outcome: common.Outcome) -> None:
+        self._arrived_with_code = True
+        self.code.text = code
+        self.show(outcome)
+        self.front.go("check")
 
     def forget(self) -> None:
         self.code.text = ""
