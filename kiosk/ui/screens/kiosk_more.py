@@ -30,15 +30,10 @@ class CheckScreen(RoleScreen):
         self.code = Field("", on_enter=self._typed, ident="check-code")
         row = Row()
         row.add_widget(self.code)
-        row.add_widget(
-            translated(
-                TouchButton(
-                    "Check", on_press=lambda: self._typed(self.code.text), ident="check-go"
-                ),
-                "Check",
-            )
-        )
-        self.code.size_hint_x = 0.7
+        go = TouchButton("Check", on_press=lambda: self._typed(self.code.text), ident="check-go")
+        go.size_hint_x = 0.35
+        row.add_widget(translated(go, "Check"))
+        self.code.size_hint_x = 0.65
         self.body.add_widget(self.outcome)
         self.body.add_widget(row)
         self.body.add_widget(back_row(self))
