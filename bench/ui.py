@@ -12,6 +12,10 @@ with a GPU is faster. Targets: cold start under 2 s, tap to next screen under 10
 - tap to next screen: in this process, a touch on a tab (or the kiosk's scan of a player card),
   until the next screen's view-model has come back from the station worker and the frame
   showing it has been drawn.
+- the kiosk's money and checks (issue #20): a tap on "Buy 2 · $2.00" until the pay screen shows
+  the price (target < 100 ms), and a ticket scanned at the idle screen until its check result is
+  drawn (target < 150 ms); each also as a ratio to the floor measured in the same run: an empty
+  job through the station worker and back, and one frame drawn.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,6 +157,77 @@ def taps(hall: Path, count: int, kivy_home: Path) -> tuple[list[float], list[flo
     return booth_times, kiosk_times
 
 
+def kiosk_money(hall: Path, count: int) -> dict[str, list[float]]:
+    """Tap to price shown, ticket scan to check result, and the floor (worker round trip and
+    one frame), on the demo kiosk (in this process, after `taps` set Kivy up)."""
+    from datetime import timedelta
+
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from hardware.scanner.fake import FakeScanner
+    from kiosk.runtime import StationRuntime
+    from kiosk.ui.front import Front
+    from pos.clock import FixedClock
+    from pos.services.demo import DEMO_START
+
+    clock = FixedClock(DEMO_START + timedelta(hours=1, minutes=5))
+    scanner = FakeScanner()
+    front = Front(StationRuntime(hall / "kiosk-1", clock=clock, scanner=scanner, printer=None))
+    front.start()
+    Window.add_widget(front.root)
+
+    def find(ident: str) -> object:
+        return next(w for w in front.root.walk() if getattr(w, "ident", "") == ident)
+
+    def until(done: object) -> None:
+        while True:
+            EventLoop.idle()
+            if front.runtime.worker.pending == 0 and front.poster.pending == 0 and done():  # type: ignore[operator,union-attr]
+                EventLoop.idle()
+                return
+
+    def tap(ident: str) -> None:
+        widget = find(ident)
+        touch = UnitTestTouch(*widget.to_window(*widget.center))  # type: ignore[attr-defined]
+        touch.touch_down()
+        touch.touch_up()
+
+    until(lambda: front.screens.current == "idle")
+    scanner.scan("C-1001")
+    until(lambda: front.screens.current == "games")
+    found: dict[str, list[float]] = {"price": [], "check": [], "floor": []}
+    for _ in range(count):
+        started = time.perf_counter()
+        tap("buy-A100003-2")
+        until(lambda: front.screens.current == "pay" and find("pay-title").text == "Buy 2 · $2.00")  # type: ignore[attr-defined]
+        found["price"].append(time.perf_counter() - started)
+        tap("pay-cancel")
+        until(lambda: front.screens.current == "games")
+        started = time.perf_counter()
+        box: list[object] = []
+        front.call(lambda st: None, box.append)
+        until(partial(bool, box))
+        found["floor"].append(time.perf_counter() - started)
+    tap("done")
+    until(lambda: front.screens.current == "idle")
+    for _ in range(count):
+        started = time.perf_counter()
+        scanner.scan("A100003/0005/1000")
+        until(
+            lambda: (
+                front.screens.current == "check" and find("check-headline").text == "WINNER $10.00"
+            )
+        )  # type: ignore[attr-defined]
+        found["check"].append(time.perf_counter() - started)
+        tap("back-done")
+        until(lambda: front.screens.current == "idle")
+    front.stop()
+    Window.remove_widget(front.root)
+    return found
+
+
 def _seller(st: object) -> object:
     from kiosk.local import LocalSettings
     from kiosk.viewmodels.booth import login
@@ -169,6 +245,7 @@ def main() -> None:
         hall = make_hall(base)
         walls, inside = cold_starts(hall, args.runs, base / "kivy-cold")
         booth_taps, kiosk_taps = taps(hall, args.taps, base / "kivy")
+        money = kiosk_money(hall, args.taps)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     cold = statistics.median(walls)
@@ -190,6 +267,18 @@ def main() -> None:
         f"{len(kiosk_taps)} (p90 {_p90(kiosk_taps) * 1000:.0f} ms)  target < 100 ms: "
         f"{'ok' if scan < 100 else 'MISSED'}"
     )
+    floor = statistics.median(money["floor"]) * 1000
+    say(f"  floor: an empty job through the worker and one frame: median {floor:.1f} ms")
+    for key, what, target in (
+        ("price", "kiosk tap on Buy to the price shown", 100),
+        ("check", "kiosk scan of a ticket to its check result", 150),
+    ):
+        median = statistics.median(money[key]) * 1000
+        say(
+            f"  {what}: median {median:.0f} ms over {len(money[key])} "
+            f"(p90 {_p90(money[key]) * 1000:.0f} ms) = {median / floor:.1f}x the floor  "
+            f"target < {target} ms: {'ok' if median < target else 'MISSED'}"
+        )
 
 
 def say(line: str) -> None:

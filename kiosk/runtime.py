@@ -23,16 +23,19 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kiosk import devices
 from kiosk.local import LocalSettings
 from pos.cli.control import ControlServer
 from pos.clock import Clock
 from pos.services import receipts
-from pos.services.ports import Dispenser, ReceiptPrinter, Scanner
+from pos.services.ports import BillAcceptor, Dispenser, ReceiptPrinter, Scanner
 from pos.services.station import Station
 from pos.services.worker import StationWorker
+
+if TYPE_CHECKING:
+    from kiosk.cash import CashDesk
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -127,6 +130,7 @@ class StationRuntime:
         printer: ReceiptPrinter | _Auto | None = AUTO,
         scanner: Scanner | _Auto | None = AUTO,
         dispenser: Dispenser | _Auto | None = AUTO,
+        acceptor: BillAcceptor | _Auto | None = AUTO,
         sync: LanSyncHook | None = None,
         post: Post | None = None,
         control: bool = True,
@@ -137,6 +141,11 @@ class StationRuntime:
         self._printer_choice = printer
         self._scanner_choice = scanner
         self._dispenser_choice = dispenser
+        self._acceptor_choice = acceptor
+        self.acceptor: BillAcceptor | None = None
+        # the kiosk's bill acceptor on its cash thread: the front end starts it (kiosk.cash speaks
+        # through the view-models), the runtime stops it first
+        self.cash: CashDesk | None = None
         self.printer: ReceiptPrinter | None = None
         self.scanner: Scanner | None = None
         self.dispenser: Dispenser | None = None
@@ -190,6 +199,11 @@ class StationRuntime:
             devices.open_dispenser(st)
             if isinstance(self._dispenser_choice, _Auto)
             else self._dispenser_choice
+        )
+        self.acceptor = (
+            devices.open_acceptor(st)
+            if isinstance(self._acceptor_choice, _Auto)
+            else self._acceptor_choice
         )
         if self.printer is None:
             name = ""
@@ -253,6 +267,12 @@ class StationRuntime:
         control, self.control = self.control, None
         if control is not None:
             control.stop()
+        cash, self.cash = self.cash, None
+        if cash is not None:
+            try:
+                cash.stop()
+            except Exception:
+                log.exception("the bill acceptor did not stop cleanly")
         scanner, self.scanner = self.scanner, None
         if scanner is not None:
             try:
@@ -285,8 +305,9 @@ class StationRuntime:
     def busy(self) -> bool:
         """Work queued or running on the worker or the printer thread (tests settle on it)."""
         worker = self.worker.pending if self.worker is not None else 0
+        cash = self.cash is not None and self.cash.busy
         with self._state_lock:
-            return worker > 0 or self._printing_pending > 0
+            return worker > 0 or self._printing_pending > 0 or cash
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Until nothing is queued or running on the worker or the printer thread (tests and

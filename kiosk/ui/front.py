@@ -16,6 +16,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk import usb
+from kiosk import i18n
+from kiosk.cash import CashDesk
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster
 from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
@@ -24,6 +26,7 @@ from kiosk.ui.widgets import KeyboardHost, Row, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
+from pos.services import kiosk_cash
 from pos.services.station import Station
 
 T = TypeVar("T")
@@ -75,8 +78,9 @@ class Front:
         self.operator: LoginResult | None = None
         self.player: Any = None  # the kiosk's identified player, forgotten at idle
         self.root = BoxLayout(orientation="vertical")
+        self.background = common.BACKGROUND
         with self.root.canvas.before:
-            Color(*rgba(common.BACKGROUND))
+            self._bg_colour = Color(*rgba(common.BACKGROUND))
             self._bg = Rectangle()
         self.root.bind(pos=self._paint, size=self._paint)
         self.screens = ScreenManager(transition=NoTransition())
@@ -96,11 +100,17 @@ class Front:
     def _paint(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
 
+    def set_background(self, colour: str) -> None:
+        self.background = colour
+        self._bg_colour.rgba = rgba(colour)
+
     # -- lifetime -----------------------------------------------------------------------------
 
     def start(self) -> None:
         info = self.runtime.start()
         self.role = info.role
+        i18n.set_language(i18n.DEFAULT)  # a kiosk starts in its own language, normal text
+        theme.text_scale = 1.0
         try:
             tabs, self.home = build_role(self)
         except BaseException:
@@ -118,6 +128,10 @@ class Front:
         self._link_poll = Clock.schedule_interval(lambda _dt: self.runtime.poll_link(), 5.0)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
+            if self.runtime.acceptor is not None:
+                self.runtime.cash = CashDesk(self.runtime, self.runtime.acceptor)
+                self.runtime.cash.listeners.append(self._cash_news)
+                self.runtime.cash.start()
         else:
             self.lock_watch = LockWatch(self)
         first = self.screens.get_screen(self.screens.screen_names[0])
@@ -212,11 +226,33 @@ class Front:
     # -- the kiosk's player -------------------------------------------------------------------
 
     def forget_player(self) -> None:
-        """Back at idle: nothing of the last player stays on screen or in memory."""
+        """Back at idle: nothing of the last player stays on screen or in memory; credit they
+        left on the kiosk prints as a voucher; the language and text size go back to the
+        kiosk's own."""
         self.player = None
         for screen in self.screens.screens:
             if hasattr(screen, "forget"):
                 screen.forget()
+        if self.runtime.cash is not None:  # whoever left credit here: it prints
+            self.call(lambda st: kiosk_cash.cash_out(st, "the player left"), self._cashed_out)
+
+    def _cashed_out(self, paid: kiosk_cash.PaidOut | None) -> None:
+        if paid is None:
+            return
+        self.runtime.print_queue()
+        if "idle" in self.screens.screen_names:
+            self.screens.get_screen("idle").cashed_out(paid)
+
+    @property
+    def takes_cash(self) -> bool:
+        """The kiosk has a bill acceptor (without one it takes vouchers only)."""
+        return self.runtime.cash is not None
+
+    def _cash_news(self, news: Any) -> None:
+        if self.idle_watch is not None:  # a player feeding bills is not idle
+            self.idle_watch.activity()
+        if "pay" in self.screens.screen_names:
+            self.screens.get_screen("pay").news(news)
 
     def refuse(self, refusal: Any) -> None:
         self.player = None

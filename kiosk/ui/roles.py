@@ -103,6 +103,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         KioskVoucherScreen,
         RentScreen,
     )
+    from kiosk.ui.screens.kiosk_pay import PayScreen
     from kiosk.ui.screens.kiosk_refusal import RefusalScreen
 
     screens = [
@@ -110,6 +111,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         RefusalScreen,
         GamesScreen,
         ResultScreen,
+        PayScreen,
         KioskVoucherScreen,
         CheckScreen,
         RentScreen,

@@ -16,6 +16,7 @@ MIN_TARGET = 48  # px at 800x480: 9 mm on a 7-inch 800x480 screen
 SMALL, BODY, LARGE, TITLE, BIG, HUGE = 15, 18, 22, 28, 44, 64
 BUTTON = 52  # button height at 800x480 (>= MIN_TARGET)
 GAP = 6
+LARGE_TEXT = 1.3  # the kiosk's large-text, high-contrast mode
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -31,6 +32,7 @@ def text_on(hex_colour: str) -> tuple[float, float, float, float]:
 
 class Theme(EventDispatcher):  # type: ignore[misc]
     scale = NumericProperty(1.0)
+    text_scale = NumericProperty(1.0)  # the kiosk's large-text mode makes it LARGE_TEXT
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -43,6 +45,10 @@ class Theme(EventDispatcher):  # type: ignore[misc]
 
     def px(self, value: float) -> float:
         return value * float(self.scale)
+
+    def font(self, value: float) -> float:
+        """A font size: scaled with the window, and larger in large-text mode."""
+        return value * float(self.scale) * float(self.text_scale)
 
 
 theme = Theme()

@@ -67,12 +67,12 @@ class Text(Label):  # type: ignore[misc]
             self.max_lines = 1
         if fit:
             self.size_hint_y = None
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self.bind(size=self._wrap, texture_size=self._follow)
         self._rescale()
 
     def _rescale(self, *_: object) -> None:
-        self.font_size = theme.px(self._base)
+        self.font_size = theme.font(self._base)
         self.padding = (theme.px(4), theme.px(2))
 
     def _wrap(self, *_: object) -> None:
@@ -121,15 +121,15 @@ class TouchButton(Button):  # type: ignore[misc]
         self._action = on_press
         self.shorten = True
         self.max_lines = 2
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self.bind(size=self._wrap, disabled=self._paint, state=self._paint)
         self._rescale()
         self._paint()
 
     def _rescale(self, *_: object) -> None:
-        self.font_size = theme.px(self._base_font)
+        self.font_size = theme.font(self._base_font)
         if self.size_hint_y is None:
-            self.height = theme.px(self._base_height)
+            self.height = theme.px(self._base_height) * float(theme.text_scale)
 
     def _wrap(self, *_: object) -> None:
         self.text_size = (max(1.0, self.width - theme.px(8)), max(1.0, self.height))
@@ -237,11 +237,11 @@ class Row(BoxLayout):  # type: ignore[misc]
     def __init__(self, height: float = t.BUTTON, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
         self._base_height = height
-        theme.bind(scale=self._rescale)
+        theme.bind(scale=self._rescale, text_scale=self._rescale)
         self._rescale()
 
     def _rescale(self, *_: object) -> None:
-        self.height = theme.px(self._base_height)
+        self.height = theme.px(self._base_height) * float(theme.text_scale)
         self.spacing = theme.px(t.GAP)
 
 
@@ -441,9 +441,11 @@ class OutcomeView(Panel):
         shout: float = t.HUGE,
         detail: float = t.BODY,
         ident: str = "outcome",
+        cite: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(common.PANEL, orientation="vertical", ident=ident, **kwargs)
+        self._cite = cite  # False on a player's screen: no rule codes (staff screens cite)
 
         def line(size: float, name: str, bold: bool = False) -> Text:
             return Text(size=size, bold=bold, halign="center", fit=True, ident=f"{ident}-{name}")
@@ -462,7 +464,7 @@ class OutcomeView(Panel):
 
     def show(self, outcome: common.Outcome) -> None:
         self.set_colour(outcome.colour)
-        cited = outcome.refusal.cited if outcome.refusal else ""
+        cited = outcome.refusal.cited if outcome.refusal and self._cite else ""
         self._lay(outcome.headline, outcome.shout, outcome.detail, cited)
         fg = "#111111" if outcome.colour == common.WARN else common.TEXT
         for label in (self.headline, self.shout, self.detail, self.rule):

@@ -4,15 +4,29 @@ player. Functions taking a Station run on the StationWorker; the rest are pure."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
+from typing import Any
 
-from kiosk.viewmodels.booth import BinVM, bins_here, session_text
-from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, Refusal, attempt, cents, money
+from kiosk.i18n import _
+from kiosk.viewmodels.booth import BinVM, PackageVM, bins_here, session_text
+from kiosk.viewmodels.common import (
+    ERROR,
+    INFO,
+    OK,
+    WARN,
+    Outcome,
+    Refusal,
+    attempt,
+    cents,
+    money,
+)
 from pos.domain.flare import GameType
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
 from pos.errors import BoothError
-from pos.services import eligibility, players, sales, sessions, settings, winners
+from pos.services import eligibility, kiosk_cash, players, sales, sessions, settings, winners
+from pos.services.deals import deal_flare
 from pos.services.ports import Dispenser
 from pos.services.settings import HOUSE_RULES, rulebook_settings
 from pos.services.station import Station
@@ -36,17 +50,19 @@ def idle_screen(st: Station) -> IdleVM:
     """A plain screen: the hall, how to start, the posted rules. Nothing that entices."""
     age = rulebook_settings(st).minimum_age
     rules = [
-        f"You must be {age} or older to buy, play or redeem. ({RULES['AGE'].citation})",
-        "People who sold or redeemed pull-tabs here today may not buy them today. "
-        f"({RULES['D'].citation})",
+        _("You must be {age} or older to buy, play or redeem.").format(age=age)
+        + f" ({RULES['AGE'].citation})",
+        _("People who sold or redeemed pull-tabs here today may not buy them today.")
+        + f" ({RULES['D'].citation})",
     ]
     for key, on in settings.house_rules(st).items():
         if on:
-            rules.append(f"House rule: {HOUSE_RULES[key].meaning}.")
+            meaning = re.sub(r"\s*\(rule [^)]*\)$", "", HOUSE_RULES[key].meaning)  # no codes
+            rules.append(_("House rule: {meaning}.").format(meaning=_(meaning)))
     return IdleVM(
         organisation=st.hall.organisation,
         location=st.hall.location,
-        headline="Scan your player card or ID to start",
+        headline=_("Scan your player card or ID to start"),
         rules=tuple(rules),
         training=st.hall.training,
     )
@@ -79,6 +95,8 @@ class Identified:
 
 
 def _kind(rule: str, headline: str, message: str) -> Refusal:
+    """A refusal in plain words; its rule goes with it for the record and the staff screens
+    (the kiosk's screens never show a rule code to a player)."""
     return Refusal(headline, message, rule, RULES[rule].citation if rule in RULES else None)
 
 
@@ -94,9 +112,11 @@ def identify(st: Station, code: str) -> Identified:
     except BoothError:
         return Identified(
             refusal=Refusal(
-                "We could not read that card",
-                "Please scan your player card or the barcode on the back of your ID again, "
-                "or ask at the booth for a player card.",
+                _("We could not read that card"),
+                _(
+                    "Please scan your player card or the barcode on the back of your ID again, "
+                    "or ask at the booth for a player card."
+                ),
             )
         )
     assert buyer is not None
@@ -107,28 +127,35 @@ def identify(st: Station, code: str) -> Identified:
             return Identified(
                 refusal=_kind(
                     "AGE",
-                    f"Sorry, you need to be {age} or older",
-                    f"The law does not let anyone under {age} buy, play or redeem here. "
-                    "Thank you for understanding.",
+                    _("Sorry, you need to be {age} or older").format(age=age),
+                    _(
+                        "The law does not let anyone under {age} buy, play or redeem here. "
+                        "Thank you for understanding."
+                    ).format(age=age),
                 )
             )
         return Identified(
             refusal=_kind(
                 decision.rule or "ID",
-                "Sorry, we cannot accept this ID",
-                decision.message[:1].upper() + decision.message[1:] + ". Please ask at the booth.",
+                _("Sorry, we cannot accept this ID"),
+                decision.message[:1].upper()
+                + decision.message[1:]
+                + ". "
+                + _("Please ask at the booth."),
             )
         )
     report = eligibility.buyer_report(st, buyer)
     refused_d = [d for d in report["deals"] if not d["allowed"] and d["rule"] == "D"]
     if report["deals"] and len(refused_d) == len(report["deals"]):
-        bingo = " You may still rent a bingo device." if report["bingo"]["allowed"] else ""
+        bingo = " " + _("You may still rent a bingo device.") if report["bingo"]["allowed"] else ""
         return Identified(
             refusal=_kind(
                 "D",
-                "You are working today",
-                "People who sold or redeemed pull-tabs here today may not buy them today. "
-                f"Thank you for volunteering!{bingo}",
+                _("You are working today"),
+                _("People who sold or redeemed pull-tabs here today may not buy them today.")
+                + " "
+                + _("Thank you for volunteering!")
+                + bingo,
             )
         )
     return Identified(Player(buyer.code, buyer.initials))
@@ -148,6 +175,7 @@ class GameTileVM:
     can_buy: bool
     why_not: str
     game: str
+    price_cents: int = 0
 
 
 @dataclass(frozen=True)
@@ -156,6 +184,7 @@ class GamesVM:
     tiles: tuple[GameTileVM, ...]
     session_open: bool
     session_text: str
+    credit_text: str = ""
 
 
 def _flare_text(st: Station, serial: str) -> str:
@@ -167,6 +196,10 @@ def _flare_text(st: Station, serial: str) -> str:
     )
 
 
+def credit_text(credit: int) -> str:
+    return _("Your credit: {amount}").format(amount=money(credit)) if credit > 0 else ""
+
+
 def games_screen(st: Station, player: Player) -> GamesVM:
     text, is_open = session_text(st)
     buyer = players.resolve_buyer(st, player.code)
@@ -176,19 +209,20 @@ def games_screen(st: Station, player: Player) -> GamesVM:
     for deal in bins_here(st):
         why = ""
         if deal.game == GameType.PULL_TAB and not pull_tabs_here:
-            why = "Pull-tabs are sold at the booth (house rules, rule A)"
+            why = _("Pull-tabs are sold at the booth (house rules)")
         else:
             decision = eligibility.purchase_decision(st, buyer, deal.serial)
-            if not decision.allowed:
-                why = f"{decision.message} (rule {decision.rule})"
+            if not decision.allowed:  # plain words: the rule is on the record and staff screens
+                why = decision.message[:1].upper() + decision.message[1:]
         if not why and deal.tickets_left == 0:
-            why = "Sold out"
+            why = _("Sold out")
         tiles.append(_tile(st, deal, why))
     return GamesVM(
-        greeting=f"Hello, {player.initials}",
+        greeting=_("Hello, {initials}").format(initials=player.initials),
         tiles=tuple(tiles),
         session_open=is_open,
         session_text=text,
+        credit_text=credit_text(kiosk_cash.credit(st)),
     )
 
 
@@ -196,43 +230,229 @@ def _tile(st: Station, deal: BinVM, why: str) -> GameTileVM:
     return GameTileVM(
         serial=deal.serial,
         name=deal.name,
-        price=f"{deal.price} a ticket",
-        flare_text=f"Prizes: {_flare_text(st, deal.serial)}",
-        winners_text=f"Winners left: {deal.winners_text}",
-        tickets_text=f"{deal.tickets_left:,} tickets left",
+        price=_("{price} a ticket").format(price=deal.price),
+        flare_text=_("Prizes: {prizes}").format(prizes=_flare_text(st, deal.serial)),
+        winners_text=_("Winners left: {winners}").format(winners=deal.winners_text),
+        tickets_text=_("{count} tickets left").format(count=f"{deal.tickets_left:,}"),
         can_buy=not why,
         why_not=why,
         game=deal.game,
+        price_cents=deal.price_cents,
     )
 
 
-def buy(st: Station, player: Player, serial: str, qty: int, dispenser: Dispenser | None) -> Outcome:
-    def run() -> Outcome:
-        result = sales.sell(
-            st, serial, qty=qty, operator=None, buyer=player.code, dispenser=dispenser
-        )
-        given, asked = int(result["qty"]), int(result.get("requested", result["qty"]))
-        detail = f"{money(cents(result['amount']))} · receipt #{result['receipt']} is printing"
-        if given < asked:
-            credit = money(cents(result.get("credit", "0.00")))
-            return Outcome(
-                True,
-                f"Take your {given} of {asked} tickets",
-                f"The dispenser gave {given} of {asked}: a voucher for {credit} prints with "
-                f"your receipt #{result['receipt']} ({money(cents(result['amount']))}).",
-                WARN,
-                data=(("receipt", result["receipt"]),),
+def looks_like_ticket(code: str) -> bool:
+    """A scan at the idle screen that is a ticket's code (SERIAL/TICKET[/TIER], or a typo of
+    one) rather than a card, badge or ID: it opens the ticket's check result."""
+    text = code.strip()
+    return "/" in text and "\n" not in text and len(text) < 60
+
+
+# -- price first, then cash, then the sale --------------------------------------------------------
+
+
+def buy_label(qty: int, price_cents: int) -> str:
+    """What a buy button says: the quantity and the price, before anything happens."""
+    return _("Buy {qty} · {amount}").format(qty=qty, amount=money(qty * price_cents))
+
+
+@dataclass(frozen=True)
+class PayVM:
+    """The price, shown first; then what to put in (or the credit that pays it)."""
+
+    purchase: kiosk_cash.Purchase
+    title: str  # Buy 2 · $2.00
+    what: str  # Kiosk Classic: 2 tickets at $1.00
+    credit: int
+    credit_text: str
+    due: int  # cents still to put in
+    prompt: str
+    takes_cash: bool
+    pay_label: str  # the button paying from the credit ("" when it does not cover)
+
+
+def pay_screen(st: Station, player: Player, serial: str, qty: int, *, takes_cash: bool) -> PayVM:
+    flare = deal_flare(st, serial)
+    purchase = kiosk_cash.Purchase(serial, qty, player.code, flare.price)
+    word = _("ticket") if qty == 1 else _("tickets")
+    return _pay_vm(
+        st,
+        purchase,
+        buy_label(qty, flare.price),
+        _("{name}: {qty} {word} at {price}").format(
+            name=flare.name, qty=qty, word=word, price=money(flare.price)
+        ),
+        takes_cash,
+    )
+
+
+def rent_label(package: PackageVM) -> str:
+    return _("Rent {name} · {amount}").format(name=package.name, amount=package.price)
+
+
+def rental_pay_screen(
+    st: Station, player: Player, package: PackageVM, *, takes_cash: bool
+) -> PayVM:
+    """A bingo device rental, priced first like tickets."""
+    purchase = kiosk_cash.Purchase(
+        "",
+        1,
+        player.code,
+        cents(package.price.removeprefix("$")),
+        package=package.name,
+        faces=package.faces,
+        games=package.games,
+    )
+    games = _("game") if package.games == 1 else _("games")
+    return _pay_vm(
+        st,
+        purchase,
+        rent_label(package),
+        _("A bingo device: {faces} faces × {games} {word}").format(
+            faces=package.faces, games=package.games, word=games
+        ),
+        takes_cash,
+    )
+
+
+def _pay_vm(
+    st: Station, purchase: kiosk_cash.Purchase, title: str, what: str, takes_cash: bool
+) -> PayVM:
+    held = kiosk_cash.credit(st)
+    due = max(0, purchase.cost - held)
+    if due == 0:
+        prompt = _("Your credit pays for it: touch Pay.")
+    elif takes_cash and purchase.rental:
+        prompt = _("Put in {amount} in bills.").format(amount=money(due))
+    elif takes_cash:
+        prompt = _("Put in {amount} in bills, or scan a voucher.").format(amount=money(due))
+    else:
+        prompt = _("This kiosk takes no cash: scan a voucher, or pay at the booth.")
+    return PayVM(
+        purchase=purchase,
+        title=title,
+        what=what,
+        credit=held,
+        credit_text=credit_text(held),
+        due=due,
+        prompt=prompt,
+        takes_cash=takes_cash,
+        pay_label=_("Pay {amount}").format(amount=money(purchase.cost)) if due == 0 else "",
+    )
+
+
+def rented(result: dict[str, Any]) -> Outcome:
+    games = _("game") if int(result["games"]) == 1 else _("games")
+    return Outcome(
+        True,
+        _("DEVICE {device}").format(device=result["device"]),
+        _("{faces} faces × {games} {word} · {amount} · receipt #{receipt}").format(
+            faces=result["faces"],
+            games=result["games"],
+            word=games,
+            amount=money(cents(result["amount"])),
+            receipt=result["receipt"],
+        ),
+        OK,
+        data=(("device", result["device"]), ("receipt", result["receipt"])),
+    )
+
+
+def sold(result: dict[str, Any]) -> Outcome:
+    """What the player reads after a paid sale: take the tickets; or, kindly, a jam."""
+    given, asked = int(result["qty"]), int(result.get("requested", result["qty"]))
+    receipt = result.get("receipt")
+    if given < asked:
+        credit = money(cents(str(result.get("credit", "0.00"))))
+        if given == 0:
+            headline = _("Sorry, the machine could not give your tickets.")
+        else:
+            headline = _("Sorry, the machine gave {given} of {asked} tickets.").format(
+                given=given, asked=asked
             )
-        word = "ticket" if given == 1 else "tickets"
         return Outcome(
             True,
-            f"Take your {given} {word} from the tray",
-            detail,
-            OK,
-            data=(("receipt", result["receipt"]),),
+            headline,
+            _("Take your {amount} voucher. Staff have been called.").format(amount=credit),
+            WARN,
+            data=(("receipt", receipt), ("voucher", result.get("credit_voucher"))),
         )
+    word = _("ticket") if given == 1 else _("tickets")
+    return Outcome(
+        True,
+        _("Take your {count} {word} from the tray").format(count=given, word=word),
+        _("{amount} · receipt #{receipt} is printing").format(
+            amount=money(cents(result["amount"])), receipt=receipt
+        ),
+        OK,
+        data=(("receipt", receipt),),
+    )
 
-    return attempt(run, "Sorry, that sale did not go through")
+
+def pay_from_credit(
+    st: Station, purchase: kiosk_cash.Purchase, dispenser: Dispenser | None
+) -> Outcome:
+    """The credit on the kiosk covers the price: the sale, then the tickets (or the device)."""
+    if purchase.rental:
+        return attempt(
+            lambda: rented(kiosk_cash.rent_from_credit(st, purchase)), _("Rental refused")
+        )
+    return attempt(
+        lambda: sold(kiosk_cash.sell_from_credit(st, purchase, dispenser)),
+        _("Sorry, that sale did not go through"),
+    )
+
+
+def rent_if_paid(st: Station, purchase: kiosk_cash.Purchase) -> Outcome | None:
+    """After a bill is stacked towards a rental: the rental, once the credit covers it."""
+    if not purchase.rental or kiosk_cash.credit(st) < purchase.cost:
+        return None
+    return pay_from_credit(st, purchase, None)
+
+
+def bill_back(amount: int, why: str = "") -> Outcome:
+    what = money(amount) if amount else ""
+    headline = (
+        _("Please take your {amount} bill back").format(amount=what)
+        if what
+        else _("Please take your bill back")
+    )
+    return Outcome(False, headline, why, WARN)
+
+
+def bill_jammed(amount: int, paid: kiosk_cash.PaidOut | None) -> Outcome:
+    voucher = money(paid.amount) if paid is not None else money(amount)
+    return Outcome(
+        True,
+        _("Sorry, your {amount} bill is stuck in the machine.").format(amount=money(amount)),
+        _("Take your {amount} voucher. Staff have been called.").format(amount=voucher),
+        WARN,
+        data=(("voucher", paid.voucher if paid else None),),
+    )
+
+
+def credited_after_reset(amount: int) -> Outcome:
+    return Outcome(
+        True,
+        _("The machine restarted"),
+        _("Your {amount} bill is in the machine: it is your credit now.").format(
+            amount=money(amount)
+        ),
+        INFO,
+    )
+
+
+def returned_after_reset(amount: int) -> Outcome:
+    return bill_back(amount, _("The machine restarted and gave your bill back."))
+
+
+def cashed_out(paid: kiosk_cash.PaidOut | None) -> str:
+    """The idle screen's note after a player left credit on the kiosk."""
+    if paid is None:
+        return ""
+    return _(
+        "Your credit of {amount} printed as voucher #{number}: take it from the printer."
+    ).format(amount=money(paid.amount), number=paid.voucher)
 
 
 VOUCHER_PROMPT = "Scan your voucher's QR code, or type the code printed under it"
@@ -241,7 +461,7 @@ VOUCHER_READY = "Voucher read: now choose your tickets"
 
 def voucher_prompt(code: str) -> str:
     """What the voucher screen asks for: the voucher, then the tickets."""
-    return VOUCHER_READY if code.strip() else VOUCHER_PROMPT
+    return _(VOUCHER_READY) if code.strip() else _(VOUCHER_PROMPT)
 
 
 def buy_with_voucher(
@@ -256,7 +476,7 @@ def buy_with_voucher(
     any change comes back as a new voucher, printed with the receipt."""
     code = code.strip()
     if not code:
-        return Outcome(False, "Scan your voucher first", VOUCHER_PROMPT + ".", WARN)
+        return Outcome(False, _("Scan your voucher first"), _(VOUCHER_PROMPT) + ".", WARN)
 
     def run() -> Outcome:
         result = sales.sell(
@@ -273,42 +493,67 @@ def buy_with_voucher(
         number = result.get("change_voucher")
         if number is not None:
             change = money(cents(result["change"]))
-            after = f"Your change: voucher #{number} for {change} prints with it."
+            after = _("Your change: voucher #{number} for {amount} prints with it.").format(
+                number=number, amount=change
+            )
         else:
-            after = "No change is due."
+            after = _("No change is due.")
         detail = (
-            f"Your voucher for {paid} paid {cost} · receipt #{result['receipt']} is printing. "
+            _("Your voucher for {paid} paid {cost} · receipt #{receipt} is printing.").format(
+                paid=paid, cost=cost, receipt=result["receipt"]
+            )
+            + " "
             + after
         )
-        word = "ticket" if given == 1 else "tickets"
-        headline = f"Take your {given} {word} from the tray"
         if given < asked:
-            headline = f"Take your {given} of {asked} tickets"
+            return replace(sold(result), detail=detail + " " + _("Staff have been called."))
+        word = _("ticket") if given == 1 else _("tickets")
         return Outcome(
             True,
-            headline,
+            _("Take your {count} {word} from the tray").format(count=given, word=word),
             detail,
-            OK if given == asked else WARN,
+            OK,
             data=(("receipt", result["receipt"]), ("change_voucher", number)),
         )
 
-    return attempt(run, "Sorry, that voucher did not pay")
+    return attempt(run, _("Sorry, that voucher did not pay"))
+
+
+CHECK_AGAIN = "Check the code and try again"
+DO_NOT_PAY = "DO NOT PAY"
 
 
 def check(st: Station, code: str) -> Outcome:
-    def run() -> Outcome:
+    """A ticket checked at the kiosk. A code that cannot be read or found reads amber (check it
+    and try again); red DO NOT PAY only for a ticket that must not be paid."""
+    try:
         result = winners.check_ticket(st, code)
-        status = result["status"]
-        colour = OK if status == "winner" else (INFO if status == "unknown-prize" else WARN)
-        headline = {
-            "winner": f"WINNER {money(cents(result.get('pay', '0.00')))}",
-            "paid": "ALREADY PAID",
-            "void": "VOID",
-            "unknown-prize": "SHOW IT AT THE BOOTH",
-        }.get(status, status.upper())
-        return Outcome(True, headline, result["say"], colour)
-
-    return attempt(run, "We could not check that ticket")
+    except BoothError:  # unreadable, or no such deal or ticket here: most likely a typo
+        return Outcome(
+            False,
+            _(CHECK_AGAIN),
+            _("We could not read “{code}” as a ticket code.").format(code=code.strip()[:40]),
+            WARN,
+            data=(("code", code),),
+        )
+    status = result["status"]
+    if status == "winner":
+        return Outcome(
+            True,
+            _("WINNER {amount}").format(amount=money(cents(result.get("pay", "0.00")))),
+            _("Take this ticket to the booth."),
+            OK,
+        )
+    if status == "unknown-prize":
+        return Outcome(
+            True, _("SHOW IT AT THE BOOTH"), _("Show this ticket at the booth to check it."), INFO
+        )
+    why = {
+        "paid": _("This ticket was already paid."),
+        "void": _("This ticket was voided and does not pay."),
+        "invalid": _("This ticket cannot be paid. Show it at the booth."),
+    }.get(status, _("This ticket cannot be paid. Show it at the booth."))
+    return Outcome(False, _(DO_NOT_PAY), why, ERROR)
 
 
 def sign_line(st: Station, player: Player, serial: str, ticket: str, line: int) -> Outcome:

@@ -158,6 +158,10 @@ KIND_LABELS = {
     "deposit-short": ("Deposit short", ERROR),
     "deposit-late-short": ("Deposit late and short", ERROR),
     "deposit-credit": ("Bank credit does not match", WARN),
+    "dispenser-jam": ("Kiosk dispenser jam: staff called", WARN),
+    "acceptor-jam": ("Kiosk bill jam: staff called", WARN),
+    "acceptor-unknown": ("Kiosk bill not accounted for", WARN),
+    "dispense-unknown": ("Kiosk sale interrupted", WARN),
 }
 
 

@@ -29,7 +29,7 @@ from pos.cli.reports import drawer, export, report
 from pos.cli.request_ids import BadRequestId, new_request_id, split_request_id
 from pos.cli.roster import check_buyer, roster
 from pos.cli.run import run
-from pos.cli.sales import dispenser, player, sell, session
+from pos.cli.sales import acceptor, dispenser, player, sell, session
 from pos.cli.scanning import scan, scan_code, scanner
 from pos.cli.staff import staff
 from pos.cli.winners import check, punch, redeem, seal, void
@@ -62,7 +62,7 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
 
 COMMANDS = [
     init, join, station, staff, verify, rebuild, demo,
-    deal, house, rules, session, sell, player, dispenser,
+    deal, house, rules, session, sell, player, dispenser, acceptor,
     redeem, punch, void, check, seal, scan, scan_code, scanner, exception,
     roster, check_buyer, device, rent, report, export, drawer,
     receipt, printer, voucher, backup, restore, run,

@@ -1,4 +1,4 @@
-"""booth session ..., booth sell, booth player register, booth dispenser set."""
+"""booth session ..., booth sell, booth player register, booth dispenser set, booth acceptor set."""
 
 from __future__ import annotations
 
@@ -228,3 +228,30 @@ def dispenser_set(ctx: click.Context, spec: str, operator: str | None) -> None:
         load_adapter("booth.dispensers", spec, st.directory)
         result = devices.set_device(st, "dispenser", spec, operator=operator)
     emit(ctx, result, f"Dispenser: {result['spec']}.")
+
+
+ACCEPTORS = "booth.acceptors"
+NO_ACCEPTOR = "none"
+
+
+@click.group()
+def acceptor() -> None:
+    """This kiosk's bill acceptor (the kiosk takes cash)."""
+
+
+@acceptor.command("set")
+@click.argument("spec")
+@operator_option
+@json_option
+@click.pass_context
+def acceptor_set(ctx: click.Context, spec: str, operator: str | None) -> None:
+    """Choose the bill acceptor: sim, sim:fail=jam, ssp:/dev/ttyACM0[@BAUD][#ID], or none
+    (vouchers only)."""
+    with state(ctx).open_station() as st:
+        if spec.strip().lower() != NO_ACCEPTOR:
+            try:  # the setting names a kind that exists, with options it understands
+                load_adapter(ACCEPTORS, spec, st.directory)
+            except ValueError as exc:  # the drivers' BadAcceptorSpec
+                raise BadInput("acceptor", f"{spec!r}: {exc}") from None
+        result = devices.set_device(st, "acceptor", spec.strip(), operator=operator)
+    emit(ctx, result, f"Bill acceptor: {result['spec']}.")

@@ -430,6 +430,7 @@ SCHEMAS: dict[str, Schema] = {
             "credit": opt(cents()),
             "fault": opt(nullable(REASON)),
             "voucher": opt(VOUCHER_REF),
+            "paid_credit": opt(cents()),  # a kiosk sale paid from the cash put in (acceptor)
         },
         rule=_sale_amount,
     ),
@@ -442,8 +443,20 @@ SCHEMAS: dict[str, Schema] = {
             "session": req(NAME),
             "buyer": opt(OPTIONAL_NAME),
             "voucher": opt(VOUCHER_REF),
+            # paid from the kiosk's credit (bills stacked), with the bill held in escrow for it
+            "pay": opt(obj({"credit": req(cents()), "bill": opt(OPTIONAL_NAME)})),
         }
     ),
+    # --- a kiosk's bill acceptor: each bill escrowed, then stacked, returned or jammed
+    "BillEscrowed": Schema(
+        {"bill": req(NAME), "amount": req(cents(1)), "sale": opt(OPTIONAL_NAME)}
+    ),
+    "BillStacked": Schema(
+        {"bill": req(NAME), "amount": req(cents(1)), "cleared": opt(flag), "detail": opt(REASON)}
+    ),
+    "BillReturned": Schema({"bill": req(NAME), "amount": req(cents(1)), "reason": req(REASON)}),
+    "BillJammed": Schema({"bill": req(NAME), "amount": req(cents(1)), "detail": req(REASON)}),
+    "DispenseCancelled": Schema({"sale": req(NAME), "reason": req(REASON)}),
     "SaleVoided": Schema(
         {
             "station": req(NAME),
@@ -592,6 +605,7 @@ SCHEMAS: dict[str, Schema] = {
             "buyer": opt(OPTIONAL_NAME),
             "receipt": opt(nullable(RECEIPT)),
             "by": BY,
+            "paid_credit": opt(cents()),  # at a kiosk: paid from the cash put in
         }
     ),
     "DeviceExchanged": Schema(
@@ -829,7 +843,13 @@ SCHEMAS: dict[str, Schema] = {
     "ReceiptPrinted": Schema({"receipt": req(RECEIPT), "reprint": opt(flag), "by": BY}),
     "PrintFailed": Schema({"receipt": req(RECEIPT), "error": req(text(LONG, empty=True))}),
     "VoucherIssued": Schema(
-        {"amount": req(cents()), "reason": req(REASON), "receipt": req(RECEIPT), "by": BY}
+        {
+            "amount": req(cents()),
+            "reason": req(REASON),
+            "receipt": req(RECEIPT),
+            "by": BY,
+            "from_credit": opt(flag),  # a kiosk's credit (bills put in) paid out on paper
+        }
     ),
     "VoucherRedeemed": Schema(
         {

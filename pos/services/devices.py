@@ -9,7 +9,7 @@ from pos.errors import BadInput
 from pos.services.station import Station, write_private
 
 DEVICES_FILE = "devices.json"
-KINDS = ("dispenser", "printer", "printer_profile", "scanner")
+KINDS = ("dispenser", "printer", "printer_profile", "scanner", "acceptor")
 
 
 def device_settings(st: Station) -> dict[str, str]:

@@ -129,7 +129,9 @@ def rent(
     operator: str | None,
     manager: str | None = None,
     reason: str | None = None,
+    credit: int | None = None,
 ) -> dict[str, Any]:
+    """Rent the next free device. At a kiosk, `credit` (the cents the player put in) pays."""
     with checked_input():
         count = parse_count(faces, "faces", maximum=10_000)
         rounds = parse_count(games, "games", maximum=MAX_GAMES)
@@ -176,6 +178,13 @@ def rent(
                 "by": by.badge if by else None,
                 "location": st.hall.location,
             }
+            if credit is not None:
+                if credit < price:
+                    raise BadInput(
+                        "credit",
+                        f"${format_amount(credit)} put in does not pay ${format_amount(price)}",
+                    )
+                body["paid_credit"] = price
             event = st.append("DeviceRented", body)
     except BuyerRefused as refusal:
         refusal.record(st)

@@ -176,8 +176,41 @@ def _kiosk_sale(
 ) -> dict[str, Any]:
     if dispenser is None:
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
-    sale_id = secrets.token_hex(8)
     paying = checked_voucher(st, voucher) if voucher is not None else None
+    request = kiosk_request(st, serial, count, buyers, price, paying=paying)
+    return kiosk_dispense(st, request, dispenser)
+
+
+@dataclass(frozen=True)
+class KioskRequest:
+    """A kiosk sale recorded (DispenseRequested) and not dispensed yet."""
+
+    sale: str
+    facts: dict[str, Any]
+    count: int
+    paying: tuple[str, int, str] | None = None
+    credit: int = 0  # cents paid from the kiosk's credit (bills put in)
+
+    @property
+    def cost(self) -> int:
+        return self.count * int(self.facts["price"])
+
+
+def kiosk_request(
+    st: Station,
+    serial: str,
+    count: int,
+    buyers: Buyers,
+    price: str | None = None,
+    *,
+    paying: tuple[str, int, str] | None = None,
+    credit: int | None = None,
+    bill: str | None = None,
+) -> KioskRequest:
+    """Every rule of the sale, then the request on the record (DispenseRequested), committed
+    before anything moves. `credit`: the cents the kiosk holds for the player (stacked bills,
+    and `bill`, the one held in escrow for this sale); the sale is paid from it."""
+    sale_id = secrets.token_hex(8)
     with st.ledger.transaction():
         facts = _check_sale(st, serial, count, price, buyers, None)
         request: dict[str, Any] = {
@@ -188,24 +221,41 @@ def _kiosk_sale(
             "session": facts["session"],
             "buyer": facts["buyer"],
         }
+        cost = count * facts["price"]
         if paying is not None:
             value = voucher_amount_on_file(st, *paying)
-            cost = count * facts["price"]
             refuse(
                 sale_checks.voucher_covers(paying[0], paying[1], value=value, qty=count, cost=cost)
             )
             request["voucher"] = {"station": paying[0], "number": paying[1]}
+        paid = 0
+        if credit is not None:
+            if credit < cost:
+                raise BadInput(
+                    "credit",
+                    f"{format_amount(credit)} put in does not pay {format_amount(cost)}",
+                )
+            paid = cost
+            request["pay"] = {"credit": cost, "bill": bill}
         st.append("DispenseRequested", request)
+    return KioskRequest(sale_id, facts, count, paying, paid)
+
+
+def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> dict[str, Any]:
+    """The dispenser runs, then what came out is recorded (TicketsSold); what did not come out
+    is credited on a voucher, and a jam calls staff (an exception on the manager's list)."""
+    facts, count = request.facts, request.count
     try:
         dispensed = max(0, min(count, dispenser.dispense(facts["bin"], count)))
         fault = None
     except DispenserFault as exc:
         dispensed, fault = 0, str(exc)
     change = None
+    credit_voucher = None
     with st.ledger.transaction():
         body: dict[str, Any] = {
             **_sale_body(facts, dispensed),
-            "sale": sale_id,
+            "sale": request.sale,
             "requested": count,
             "credit": (count - dispensed) * facts["price"],
             "seller": None,
@@ -213,17 +263,42 @@ def _kiosk_sale(
         }
         if fault:
             body["fault"] = fault
-        if paying is not None:
-            body["voucher"] = {"station": paying[0], "number": paying[1]}
+        if request.credit:
+            body["paid_credit"] = request.credit
+        if request.paying is not None:
+            body["voucher"] = {"station": request.paying[0], "number": request.paying[1]}
         event = st.append("TicketsSold", body)
-        if paying is not None:
-            change = _pay_with_voucher(st, paying, body)
+        if request.paying is not None:
+            change = _pay_with_voucher(st, request.paying, body)
         elif body["credit"]:
-            issue_credit_voucher(st, body["credit"], reason="dispenser credit")
+            credit_voucher = issue_credit_voucher(st, body["credit"], reason="dispenser credit")
+        if dispensed < count:
+            st.append(
+                "ExceptionFlagged",
+                {
+                    "flag": "dispenser-jam",
+                    "serial": facts["serial"],
+                    "ticket": None,
+                    "detail": f"{st.id} column {facts['bin']} gave {dispensed} of {count} "
+                    f"tickets (receipt #{body['receipt']})"
+                    + (f": {fault}" if fault else "")
+                    + f"; the player was credited ${format_amount(body['credit'])}",
+                    "by": None,
+                },
+            )
     result = _sale_result(event.body, f"{event.origin}:{event.seq}")
+    if credit_voucher is not None:
+        result["credit_voucher"] = credit_voucher
     if change is not None:
         result.update(change)
     return result
+
+
+def cancel_kiosk_request(st: Station, sale: str, reason: str) -> None:
+    """Nothing was dispensed for a recorded request, and nothing will be (the bill paying it
+    came back, or the kiosk restarted before the dispenser ran)."""
+    with st.ledger.transaction():
+        st.append("DispenseCancelled", {"sale": sale, "reason": reason})
 
 
 def _pay_with_voucher(

@@ -74,6 +74,7 @@ CASES = [
     Case("player register", BOOTH, ("player", "register", "P-1001", "--dob", "1970-01-01",
                                      "--initials", "JQ", *S, "--json")),
     Case("dispenser set", BOOTH, ("dispenser", "set", "sim", *M)),
+    Case("acceptor set", BOOTH, ("acceptor", "set", "sim:fail=jam", *M, "--json")),
     Case("redeem", BOOTH, ("redeem", "A100001/0042/25000", *S, "--json")),
     Case("punch", BOOTH, ("punch", "A100001/0042/25000", *S, "--json")),
     Case("void", BOOTH, ("void", "A100002/0007/10000", "--reason", "torn", *S)),

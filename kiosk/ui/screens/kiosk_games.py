@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import _, language
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.theme import theme
@@ -15,6 +17,8 @@ from kiosk.ui.widgets import ListBox, Panel, Row, Text, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels import kiosk as vm_kiosk
 from pos.services.station import Station
+
+W = TypeVar("W", bound=Widget)
 
 
 class GameTile(Panel):
@@ -35,9 +39,10 @@ class GameTile(Panel):
             for qty in vm_kiosk.QUANTITIES:
                 row.add_widget(
                     TouchButton(
-                        f"Buy {qty}",
+                        vm_kiosk.buy_label(qty, game.price_cents),
                         on_press=partial(buy, game.serial, qty),
                         colour=common.OK,
+                        size=t.BODY,
                         ident=f"{prefix}-{game.serial}-{qty}",
                     )
                 )
@@ -71,7 +76,11 @@ class GamesScreen(RoleScreen):
         top = Row()
         self.greeting = Text(size=t.TITLE, bold=True, ident="greeting")
         top.add_widget(self.greeting)
-        done = TouchButton("Done", on_press=self._done, colour=common.OFF, ident="done")
+        self.credit = Text(size=t.LARGE, bold=True, halign="right", ident="games-credit")
+        top.add_widget(self.credit)
+        done = translated(
+            TouchButton("Done", on_press=self._done, colour=common.OFF, ident="done"), "Done"
+        )
         done.size_hint_x = 0.3
         top.add_widget(done)
         self.body.add_widget(top)
@@ -87,12 +96,15 @@ class GamesScreen(RoleScreen):
             ("Check a ticket", "check"),
         ):
             actions.add_widget(
-                TouchButton(
+                translated(
+                    TouchButton(
+                        label,
+                        on_press=partial(self.front.go, screen),
+                        colour=common.INFO,
+                        size=t.BODY,
+                        ident=f"go-{screen}",
+                    ),
                     label,
-                    on_press=partial(self.front.go, screen),
-                    colour=common.INFO,
-                    size=t.BODY,
-                    ident=f"go-{screen}",
                 )
             )
         self.body.add_widget(actions)
@@ -106,7 +118,8 @@ class GamesScreen(RoleScreen):
             self.front.go("idle")
             return
         self.greeting.text = vm.greeting
-        shape = (vm.session_open, tuple((g.serial, g.can_buy) for g in vm.tiles))
+        self.credit.text = vm.credit_text
+        shape = (language(), vm.session_open, tuple((g.serial, g.can_buy) for g in vm.tiles))
         if shape == self._shape:  # the same games: update the tiles in place
             for tile, game in zip(self._tiles, vm.tiles, strict=True):
                 tile.show(game)
@@ -125,19 +138,16 @@ class GamesScreen(RoleScreen):
         show only the deals, and are refreshed for the next player before they show)."""
         self.vm = None
         self.greeting.text = ""
+        self.credit.text = ""
         for tile in self._tiles:
             if not tile.can_buy:
                 tile.why.text = ""
 
     def _buy(self, serial: str, qty: int) -> None:
-        player, dispenser = self.front.player, self.front.runtime.dispenser
-        if player is None:
+        """Price first: the pay screen shows what it costs before anything happens."""
+        if self.front.player is None:
             return
-        self.front.call(
-            lambda st: vm_kiosk.buy(st, player, serial, qty, dispenser),
-            self.front.show_result,
-            prints=True,
-        )
+        self.front.screens.get_screen("pay").choose(serial, qty)
 
     def _done(self) -> None:
         self.front.go("idle")
@@ -151,18 +161,28 @@ class ResultScreen(RoleScreen):
     def build(self) -> None:
         from kiosk.ui.widgets import OutcomeView
 
-        self.outcome = OutcomeView(headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result")
+        self.outcome = OutcomeView(
+            headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result", cite=False
+        )
         self.body.add_widget(self.outcome)
         row = Row()
         row.add_widget(
-            TouchButton("Back to the games", on_press=lambda: self.front.go("games"), ident="more")
+            translated(
+                TouchButton(
+                    "Back to the games", on_press=lambda: self.front.go("games"), ident="more"
+                ),
+                "Back to the games",
+            )
         )
         row.add_widget(
-            TouchButton(
+            translated(
+                TouchButton(
+                    "Done",
+                    on_press=lambda: self.front.go("idle"),
+                    colour=common.OFF,
+                    ident="result-done",
+                ),
                 "Done",
-                on_press=lambda: self.front.go("idle"),
-                colour=common.OFF,
-                ident="result-done",
             )
         )
         self.body.add_widget(row)
@@ -177,10 +197,36 @@ class ResultScreen(RoleScreen):
 def back_row(screen: RoleScreen) -> Row:
     """Back to the games, and Done (forget me): the foot of the kiosk's other screens."""
     row = Row()
-    row.add_widget(TouchButton("Back", on_press=lambda: screen.front.go("games"), ident="back"))
     row.add_widget(
-        TouchButton(
-            "Done", on_press=lambda: screen.front.go("idle"), colour=common.OFF, ident="back-done"
+        translated(
+            TouchButton("Back", on_press=lambda: screen.front.go("games"), ident="back"), "Back"
+        )
+    )
+    row.add_widget(
+        translated(
+            TouchButton(
+                "Done",
+                on_press=lambda: screen.front.go("idle"),
+                colour=common.OFF,
+                ident="back-done",
+            ),
+            "Done",
         )
     )
     return row
+
+
+def translated(widget: W, english: str) -> W:
+    """A widget whose text is `english` in the player's language (relabel() sets it again when
+    the language changes)."""
+    widget.english = english
+    widget.text = _(english)
+    return widget
+
+
+def relabel(root: Widget) -> None:
+    """Every translated widget under `root` in the player's language now."""
+    for widget in root.walk():
+        english = getattr(widget, "english", None)
+        if english:
+            widget.text = _(english)

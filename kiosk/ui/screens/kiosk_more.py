@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from functools import partial
 
+from kiosk import i18n
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.screens.kiosk_games import GameTile, back_row
+from kiosk.ui.screens.kiosk_games import GameTile, back_row, translated
 from kiosk.ui.screens.seal import SealScreen
 from kiosk.ui.widgets import Field, ListBox, OutcomeView, Row, Text, TouchButton
 from kiosk.viewmodels import booth, common
@@ -16,25 +17,65 @@ from pos.services.station import Station
 
 
 class CheckScreen(RoleScreen):
+    """Check a ticket (no card needed): scanned, or typed. A code that cannot be read reads
+    amber and stays in the field for correcting; red DO NOT PAY only for a ticket that must
+    not be paid."""
+
     screen_name = "check"
 
     def build(self) -> None:
-        self.outcome = OutcomeView(headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="check")
+        self.outcome = OutcomeView(
+            headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="check", cite=False
+        )
+        self.code = Field("", on_enter=self._typed, ident="check-code")
+        row = Row()
+        row.add_widget(self.code)
+        go = TouchButton("Check", on_press=lambda: self._typed(self.code.text), ident="check-go")
+        go.size_hint_x = 0.35
+        row.add_widget(translated(go, "Check"))
+        self.code.size_hint_x = 0.65
         self.body.add_widget(self.outcome)
+        self.body.add_widget(row)
         self.body.add_widget(back_row(self))
+        self._arrived_with_code = False
 
     def on_pre_enter(self, *_: object) -> None:
-        self.outcome.clear("Scan your ticket to check it")
+        if self._arrived_with_code:
+            self._arrived_with_code = False
+            return
+        self.code.text = ""
+        self.code.hint_text = i18n._("Ticket code")
+        self.outcome.clear(i18n._("Scan your ticket to check it"))
 
     def on_scan(self, text: str) -> None:
-        code = text.strip()
+        self.check_code(text.strip())
+
+    def _typed(self, text: str) -> None:
+        self.check_code(text.strip())
+
+    def check_code(self, code: str, *, go: bool = False) -> None:
+        """Check `code` and show the result (`go`: from the idle screen: this screen shows
+        with its result, in one frame)."""
+        if go:
+            self.front.call(lambda st: vm_kiosk.check(st, code), lambda o: self._arrive(code, o))
+            return
+        self.code.text = code
         self.front.call(lambda st: vm_kiosk.check(st, code), self.show)
 
+    def _arrive(self, code: str, outcome: common.Outcome) -> None:
+        self._arrived_with_code = True
+        self.code.text = code
+        self.show(outcome)
+        self.front.go("check")
+
     def forget(self) -> None:
+        self.code.text = ""
         self.outcome.clear("")
 
     def show(self, outcome: common.Outcome) -> None:
         self.outcome.show(outcome)
+        if outcome.get("code") is None and outcome.colour != common.WARN:
+            self.code.text = ""  # a result: the field is free for the next ticket
 
 
 class KioskVoucherScreen(RoleScreen):
@@ -111,7 +152,7 @@ class RentScreen(RoleScreen):
         self.free.text = f"Bingo devices: {vm.free_text}"
         buttons: list[object] = [
             TouchButton(
-                f"Rent {p.text}",
+                vm_kiosk.rent_label(p) + f" ({p.faces} × {p.games})",
                 on_press=partial(self._rent, p),
                 colour=common.OK,
                 size=t.BODY,
@@ -120,18 +161,14 @@ class RentScreen(RoleScreen):
             for p in vm.packages
         ]
         if not buttons:
-            buttons = [Text("No devices to rent here today: ask at the booth.", fit=True)]
+            buttons = [Text(i18n._("No devices to rent here today: ask at the booth."), fit=True)]
         self.packages.fill(buttons)
 
     def _rent(self, package: booth.PackageVM) -> None:
-        player = self.front.player
-        if player is None:
+        """Price first: the pay screen shows the rental's price before anything happens."""
+        if self.front.player is None:
             return
-        self.front.call(
-            lambda st: booth.rent(st, package, player.code, None),
-            self.front.show_result,
-            prints=True,
-        )
+        self.front.screens.get_screen("pay").choose_rental(package)
 
 
 class KioskSealScreen(SealScreen):

@@ -1,5 +1,6 @@
-"""A refusal told kindly and clearly: what happened, in plain words, and the rule it rests on.
-OK goes back to the idle screen (which forgets the person)."""
+"""A refusal told kindly and clearly: what happened, in plain words (no rule code: the rule is
+on the record and on the staff screens). OK goes back to the idle screen (which forgets the
+person)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,7 @@ class RefusalScreen(RoleScreen):
         panel = Panel(CALM, orientation="vertical")
         self.headline = Text(size=t.BIG, bold=True, halign="center", ident="refusal-headline")
         self.message = Text(size=t.LARGE, halign="center", ident="refusal-message")
-        self.rule = Text(size=t.SMALL, colour=common.MUTED, halign="center", ident="refusal-rule")
-        self.rule.size_hint_y = 0.3  # type: ignore[assignment]
-        for widget in (self.headline, self.message, self.rule):
+        for widget in (self.headline, self.message):
             panel.add_widget(widget)
         self.body.add_widget(panel)
         row = Row()
@@ -32,4 +31,3 @@ class RefusalScreen(RoleScreen):
     def tell(self, refusal: common.Refusal) -> None:
         self.headline.text = refusal.headline
         self.message.text = refusal.message
-        self.rule.text = refusal.cited

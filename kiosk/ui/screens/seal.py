@@ -42,7 +42,9 @@ class SealScreen(RoleScreen):
                 TouchButton("Open seal", on_press=self._open, colour=common.WARN, ident="seal-open")
             )
             left.add_widget(opening)
-        self.outcome = OutcomeView(headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="seal")
+        self.outcome = OutcomeView(
+            headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="seal", cite=not self.for_player
+        )
         right.add_widget(self.outcome)
         columns.add_widget(left)
         columns.add_widget(right)

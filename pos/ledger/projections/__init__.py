@@ -8,6 +8,7 @@ from pos.ledger.projections.closing import CLOSING
 from pos.ledger.projections.deals import DEALS
 from pos.ledger.projections.devices import DEVICES
 from pos.ledger.projections.hall import HALL
+from pos.ledger.projections.kiosk_cash import KIOSK_CASH
 from pos.ledger.projections.players import PLAYERS
 from pos.ledger.projections.raffle import RAFFLE
 from pos.ledger.projections.receipts import RECEIPTS
@@ -16,7 +17,8 @@ from pos.ledger.projections.signon import SIGNON
 from pos.ledger.projections.winners import WINNERS
 
 ALL = ProjectionSet(
-    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS, SIGNON]
+    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS,
+     SIGNON, KIOSK_CASH]
 )
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]

@@ -1,0 +1,229 @@
+"""The kiosk's bill acceptor beside the UI: one cash thread polls it, and every step with a bill
+is recorded through the station worker before the next one moves money (pos.services.
+kiosk_cash). The pay screen offers a purchase (the acceptor takes bills) and withdraws it (the
+acceptor refuses them); what happened is posted to the UI as outcomes. No Kivy here."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+from kiosk.viewmodels import kiosk as vm_kiosk
+from kiosk.viewmodels.common import Outcome
+from pos.services import kiosk_cash
+from pos.services.ports import AcceptorFault, BillAcceptor, BillEvent
+
+if TYPE_CHECKING:
+    from kiosk.runtime import StationRuntime
+
+log = logging.getLogger(__name__)
+STACK_TIMEOUT = 10.0
+RESET_WAIT = 3.0  # how long the acceptor has to say, after its reset, where the bill went
+
+
+@dataclass(frozen=True)
+class CashNews:
+    """What the pay screen hears: `credit` (a bill added to the credit), `sold` (the purchase
+    is paid and done: `outcome`), `back` (a bill given back), `jam` (a bill stuck, credited as
+    a voucher), `restarted` (the acceptor lost power), `fault` (the acceptor's trouble)."""
+
+    kind: str
+    outcome: Outcome | None = None
+    credit: int = 0
+
+
+class CashDesk:
+    def __init__(
+        self,
+        runtime: StationRuntime,
+        acceptor: BillAcceptor,
+        *,
+        interval: float = 0.05,
+    ) -> None:
+        self.runtime = runtime
+        self.acceptor = acceptor
+        self.interval = interval
+        self.listeners: list[Callable[[CashNews], None]] = []
+        self.fault = ""
+        self._purchase: kiosk_cash.Purchase | None = None
+        self._want_enabled = False
+        self._enabled: bool | None = None
+        self._lock = threading.Lock()
+        self._busy = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="booth-cash", daemon=True)
+
+    # -- the UI's side ------------------------------------------------------------------------
+
+    def offer(self, purchase: kiosk_cash.Purchase) -> None:
+        """The pay screen shows `purchase`: bills are taken towards it."""
+        with self._lock:
+            self._purchase, self._want_enabled = purchase, True
+
+    def withdraw(self) -> None:
+        """Off the pay screen: bills are refused at the mouth."""
+        with self._lock:
+            self._purchase, self._want_enabled = None, False
+
+    @property
+    def busy(self) -> bool:
+        pending = int(getattr(self.acceptor, "pending", 0))
+        with self._lock:
+            return self._busy > 0 or pending > 0
+
+    # -- lifetime -----------------------------------------------------------------------------
+
+    def start(self) -> list[str]:
+        """Reconcile what the ledger left half-done (with what the acceptor says after its own
+        start), then poll on the cash thread."""
+        try:
+            said = self.acceptor.poll()
+        except AcceptorFault as fault:
+            self.fault = str(fault)
+            said = []
+        done = self.runtime.worker_call(partial(kiosk_cash.reconcile, after_reset=said))
+        if done:
+            log.warning("kiosk cash reconciled at start-up: %s", "; ".join(done))
+            self.runtime.print_queue()
+        self._thread.start()
+        return done
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=STACK_TIMEOUT + 2)
+        with contextlib.suppress(AcceptorFault):
+            self.acceptor.disable()
+        close = getattr(self.acceptor, "close", None)
+        if callable(close):
+            close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                self._busy += 1
+            try:
+                self._step()
+                if self.fault:
+                    self.fault = ""
+            except AcceptorFault as fault:
+                if str(fault) != self.fault:
+                    self.fault = str(fault)
+                    self._tell(CashNews("fault"))
+                self._stop.wait(0.5)
+            except Exception:
+                log.exception("the cash thread failed a step")
+            finally:
+                with self._lock:
+                    self._busy -= 1
+            self._stop.wait(self.interval)
+
+    def _step(self) -> None:
+        with self._lock:
+            want = self._want_enabled
+        if want != self._enabled:
+            (self.acceptor.enable if want else self.acceptor.disable)()
+            self._enabled = want
+        for event in self.acceptor.poll():
+            self._handle(event)
+
+    # -- a bill -------------------------------------------------------------------------------
+
+    def _handle(self, event: BillEvent) -> None:
+        if event.kind == "escrow":
+            self._escrow(event.amount)
+        elif event.kind == "returned" and not event.cleared:
+            self._tell(CashNews("back", vm_kiosk.bill_back(event.amount, event.detail)))
+        elif event.kind in ("jam", "fault"):
+            self.fault = event.detail
+            self._tell(CashNews("fault"))
+
+    def _escrow(self, amount: int) -> None:
+        with self._lock:
+            purchase = self._purchase
+        if purchase is None or amount <= 0:  # nothing offered now: it goes back, unrecorded
+            self.acceptor.return_bill(STACK_TIMEOUT)
+            self._tell(CashNews("back", vm_kiosk.bill_back(amount)))
+            return
+        taken = self.runtime.worker_call(
+            partial(kiosk_cash.take_bill, amount=amount, purchase=purchase)
+        )
+        if taken.refused is not None:
+            self.acceptor.return_bill(STACK_TIMEOUT)
+            reason = getattr(taken.refused, "message", str(taken.refused))
+            self.runtime.worker_call(partial(kiosk_cash.bill_returned, taken=taken, reason=reason))
+            outcome = vm_kiosk.bill_back(amount, reason[:1].upper() + reason[1:])
+            self._tell(CashNews("back", outcome))
+            return
+        try:
+            result = self.acceptor.stack(STACK_TIMEOUT)
+        except AcceptorFault as fault:
+            result = BillEvent("jam", amount, f"the acceptor stopped answering: {fault}")
+        if result.kind == "reset":
+            result = self._after_reset(amount)
+            if result.kind == "stacked":
+                self.runtime.worker_call(partial(kiosk_cash.bill_credited_after_reset, taken=taken))
+                self._tell(CashNews("restarted", vm_kiosk.credited_after_reset(amount)))
+                return
+            if result.kind == "returned":
+                self.runtime.worker_call(
+                    partial(
+                        kiosk_cash.bill_returned,
+                        taken=taken,
+                        reason="the acceptor restarted and gave it back",
+                    )
+                )
+                self._tell(CashNews("restarted", vm_kiosk.returned_after_reset(amount)))
+                return
+        if result.kind == "stacked":
+            self.runtime.worker_call(
+                partial(kiosk_cash.bill_stacked, bill=taken.bill, amount=amount)
+            )
+            if taken.request is None:
+                rental = self.runtime.worker_call(partial(vm_kiosk.rent_if_paid, purchase=purchase))
+                if rental is not None:  # a rental is recorded once paid: nothing before
+                    self.runtime.print_queue()
+                    self.withdraw()
+                    self._tell(CashNews("sold", rental))
+                    return
+                self._tell(CashNews("credit"))
+                return
+            dispenser = self.runtime.dispenser
+            sale = self.runtime.worker_call(
+                lambda st: vm_kiosk.sold(kiosk_cash.sell_paid(st, taken, dispenser))
+            )
+            self.runtime.print_queue()
+            self.withdraw()
+            self._tell(CashNews("sold", sale))
+            return
+        if result.kind == "returned":
+            self.runtime.worker_call(
+                partial(kiosk_cash.bill_returned, taken=taken, reason=result.detail or "given back")
+            )
+            self._tell(CashNews("back", vm_kiosk.bill_back(amount, result.detail)))
+            return
+        detail = result.detail or "the acceptor could not say where the bill went"
+        paid = self.runtime.worker_call(partial(kiosk_cash.bill_jammed, taken=taken, detail=detail))
+        self.runtime.print_queue()
+        self.withdraw()
+        self._tell(CashNews("jam", vm_kiosk.bill_jammed(amount, paid)))
+
+    def _after_reset(self, amount: int) -> BillEvent:
+        """After the acceptor restarted: what it says of the bill it held (or `jam`: unknown)."""
+        deadline = time.monotonic() + RESET_WAIT
+        while time.monotonic() < deadline:
+            for event in self.acceptor.poll():
+                if event.cleared and event.kind in ("stacked", "returned"):
+                    return event
+            time.sleep(self.interval)
+        return BillEvent("jam", amount, "power was lost and the acceptor cannot say where it went")
+
+    def _tell(self, news: CashNews) -> None:
+        for listener in list(self.listeners):
+            self.runtime.post(partial(listener, news))

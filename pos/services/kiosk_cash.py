@@ -1,0 +1,271 @@
+"""A kiosk's cash, bill by bill: a bill is held in escrow and recorded (BillEscrowed), and when it
+completes a purchase the sale is recorded with it (DispenseRequested, paid from the credit);
+then the bill is stacked (BillStacked: the player's credit) and the tickets dispensed. If the
+bill comes back (BillReturned) the sale is cancelled; if it jams inside (BillJammed) it is
+credited, the sale cancelled, staff called (an exception for the manager) and the credit paid
+out as a voucher. Credit left when the player goes is printed as a voucher.
+
+Every step is on the record before the next one moves money, so a kiosk that stops between two
+steps finds the step it was at when it starts again (`reconcile`): a bill in escrow is settled
+as the acceptor says after its reset (returned, or stacked and credited; credited when it
+cannot tell), a paid sale with no outcome is cancelled and credited, and any credit is paid out.
+A customer's money is never lost, and nothing is dispensed unpaid."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from pos.domain.money import format_amount
+from pos.errors import BoothError, HardwareFailure
+from pos.ledger.projections import kiosk_cash as cash_read
+from pos.services import devices_rental, sales
+from pos.services.numbering import next_receipt_number
+from pos.services.ports import BillEvent, Dispenser
+from pos.services.station import Station
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """What the player chose, priced, before any money moves: tickets of a deal, or (with
+    `package`) a bingo device rental of `faces` x `games`."""
+
+    serial: str
+    qty: int
+    buyer: str
+    price: int  # cents a ticket (or the package)
+    package: str = ""
+    faces: int = 0
+    games: int = 0
+
+    @property
+    def cost(self) -> int:
+        return self.qty * self.price
+
+    @property
+    def rental(self) -> bool:
+        return bool(self.package)
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A bill in escrow, recorded; `request`: the sale it completes (recorded); `refused`: why
+    the sale it would complete cannot go ahead (the bill goes back)."""
+
+    bill: str
+    amount: int
+    request: sales.KioskRequest | None = None
+    refused: BoothError | None = None
+
+
+def credit(st: Station) -> int:
+    return cash_read.credit(st.ledger.conn, st.id)
+
+
+def take_bill(st: Station, amount: int, purchase: Purchase | None) -> Taken:
+    """A bill of `amount` cents is in escrow. When it (with the credit held) pays `purchase`,
+    the sale is recorded in the same transaction; else the bill will just add to the credit."""
+    bill = secrets.token_hex(6)
+    try:
+        with st.ledger.transaction():
+            held = credit(st)
+            request = None
+            if purchase is not None and not purchase.rental and held + amount >= purchase.cost:
+                request = sales.kiosk_request(
+                    st,
+                    purchase.serial,
+                    purchase.qty,
+                    sales.Buyers(buyer=purchase.buyer),
+                    credit=held + amount,
+                    bill=bill,
+                )
+            st.append(
+                "BillEscrowed",
+                {"bill": bill, "amount": amount, "sale": request.sale if request else None},
+            )
+        return Taken(bill, amount, request)
+    except BoothError as refusal:
+        with st.ledger.transaction():
+            st.append("BillEscrowed", {"bill": bill, "amount": amount, "sale": None})
+        return Taken(bill, amount, refused=refusal)
+
+
+def bill_stacked(st: Station, bill: str, amount: int, *, cleared: bool = False) -> None:
+    with st.ledger.transaction():
+        body: dict[str, Any] = {"bill": bill, "amount": amount}
+        if cleared:
+            body["cleared"] = True
+            body["detail"] = "found in the cash box after the acceptor restarted"
+        st.append("BillStacked", body)
+
+
+def bill_credited_after_reset(st: Station, taken: Taken) -> None:
+    """The acceptor restarted holding the bill and says it went into the cash box: credited;
+    the sale it was to pay waits for the player to pay again from the credit."""
+    with st.ledger.transaction():
+        bill_stacked(st, taken.bill, taken.amount, cleared=True)
+        if taken.request is not None:
+            sales.cancel_kiosk_request(
+                st, taken.request.sale, "the bill acceptor restarted: the bill is credited"
+            )
+
+
+def bill_returned(st: Station, taken: Taken, reason: str) -> None:
+    """The bill came back out: the sale it was to pay is cancelled (nothing dispensed)."""
+    with st.ledger.transaction():
+        st.append("BillReturned", {"bill": taken.bill, "amount": taken.amount, "reason": reason})
+        if taken.request is not None:
+            sales.cancel_kiosk_request(st, taken.request.sale, f"the bill came back: {reason}")
+
+
+@dataclass(frozen=True)
+class PaidOut:
+    voucher: int
+    amount: int
+
+
+def bill_jammed(st: Station, taken: Taken, detail: str) -> PaidOut | None:
+    """The bill is stuck inside: credited (it is the player's money, in the machine), the sale
+    cancelled, staff called, and the credit paid out as a voucher."""
+    with st.ledger.transaction():
+        st.append("BillJammed", {"bill": taken.bill, "amount": taken.amount, "detail": detail})
+        if taken.request is not None:
+            sales.cancel_kiosk_request(st, taken.request.sale, f"the bill jammed: {detail}")
+        _call_staff(
+            st,
+            "acceptor-jam",
+            f"{st.id}: a ${format_amount(taken.amount)} bill is stuck in the bill acceptor "
+            f"({detail}); the player was credited: clear it into the cash box",
+        )
+        return cash_out(st, "bill acceptor jam")
+
+
+def sell_paid(st: Station, taken: Taken, dispenser: Dispenser | None) -> dict[str, Any]:
+    """The bill paying `taken.request` is stacked: the tickets come out (or are credited)."""
+    assert taken.request is not None
+    if dispenser is None:  # recorded, paid, and nothing can come out: credited
+        with st.ledger.transaction():
+            sales.cancel_kiosk_request(st, taken.request.sale, "no dispenser")
+        return {"qty": 0, "requested": taken.request.count, "cancelled": True}
+    return sales.kiosk_dispense(st, taken.request, dispenser)
+
+
+def sell_from_credit(
+    st: Station, purchase: Purchase, dispenser: Dispenser | None
+) -> dict[str, Any]:
+    """The credit already covers the purchase: record the sale, then dispense."""
+    if dispenser is None:
+        raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
+    request = sales.kiosk_request(
+        st,
+        purchase.serial,
+        purchase.qty,
+        sales.Buyers(buyer=purchase.buyer),
+        credit=credit(st),
+    )
+    return sales.kiosk_dispense(st, request, dispenser)
+
+
+def rent_from_credit(st: Station, purchase: Purchase) -> dict[str, Any]:
+    """A device rental the credit covers: recorded and paid in one transaction (nothing is
+    handed out before it is on the record)."""
+    return devices_rental.rent(
+        st,
+        faces=purchase.faces,
+        games=purchase.games,
+        buyer=purchase.buyer,
+        operator=None,
+        credit=credit(st),
+    )
+
+
+def cash_out(st: Station, reason: str) -> PaidOut | None:
+    """The kiosk's credit, all of it, on a voucher (printed by the print queue)."""
+    with st.ledger.transaction():
+        held = credit(st)
+        if held <= 0:
+            return None
+        number = next_receipt_number(st)
+        st.append(
+            "VoucherIssued",
+            {
+                "amount": held,
+                "reason": f"kiosk credit: {reason}",
+                "by": None,
+                "receipt": number,
+                "from_credit": True,
+            },
+        )
+    return PaidOut(number, held)
+
+
+def _call_staff(st: Station, flag: str, detail: str) -> None:
+    body = {"flag": flag, "serial": None, "ticket": None, "detail": detail, "by": None}
+    st.append("ExceptionFlagged", body)
+
+
+def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
+    """At start-up: settle what the ledger left half-done, with what the acceptor reported
+    after its own reset (`stacked`/`returned` events with `cleared`). Returns what was done."""
+    done: list[str] = []
+    conn = st.ledger.conn
+    cleared = [e for e in after_reset if e.cleared and e.kind in ("stacked", "returned")]
+    with st.ledger.transaction():
+        for held in cash_read.bills_in_escrow(conn, st.id):
+            said = next((e for e in cleared if e.amount == held.amount), None)
+            money = "$" + format_amount(held.amount)
+            if said is not None:
+                cleared.remove(said)
+            if said is not None and said.kind == "returned":
+                st.append(
+                    "BillReturned",
+                    {
+                        "bill": held.bill,
+                        "amount": held.amount,
+                        "reason": "returned from the front when the acceptor restarted",
+                    },
+                )
+                done.append(f"bill {held.bill} ({money}) was returned at the acceptor's reset")
+            elif said is not None:
+                bill_stacked(st, held.bill, held.amount, cleared=True)
+                done.append(f"bill {held.bill} ({money}) was stacked: credited")
+            else:
+                st.append(
+                    "BillStacked",
+                    {
+                        "bill": held.bill,
+                        "amount": held.amount,
+                        "detail": "the acceptor could not say where it went: credited",
+                    },
+                )
+                _call_staff(
+                    st,
+                    "acceptor-unknown",
+                    f"{st.id}: a {money} bill was in escrow when the kiosk stopped and the "
+                    "acceptor could not say where it went; the player was credited: check the "
+                    "cash box against the count",
+                )
+                done.append(f"bill {held.bill} ({money}): not known, credited")
+        for request in cash_read.open_paid_requests(conn, st.id):
+            sale = str(request["sale"])
+            bill = (request.get("pay") or {}).get("bill")
+            state = cash_read.bill(conn, st.id, bill) if bill else None
+            if state is not None and state.state == cash_read.RETURNED:
+                sales.cancel_kiosk_request(st, sale, "the bill paying it came back")
+                continue
+            sales.cancel_kiosk_request(
+                st, sale, "the kiosk stopped before the tickets were dispensed: credited"
+            )
+            _call_staff(
+                st,
+                "dispense-unknown",
+                f"{st.id}: a paid sale of {request['qty']} x {request['serial']} was recorded "
+                "but the kiosk stopped before its tickets were counted out; the player was "
+                "credited: check the column",
+            )
+            done.append(f"sale {sale} cancelled and credited")
+        paid = cash_out(st, "left on the kiosk when it restarted")
+        if paid is not None:
+            done.append(f"voucher #{paid.voucher} for ${format_amount(paid.amount)} printed")
+    return done
