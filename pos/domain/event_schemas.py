@@ -242,6 +242,8 @@ SCHEMAS: dict[str, Schema] = {
             "by": BY,
         }
     ),
+    # a staff member's PIN (the manager's phone signs in with badge and PIN): a slow hash only
+    "StaffPinSet": Schema({"badge": req(NAME), "pin_hash": req(text(LONG)), "by": BY}),
     "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
     "HouseRulePosted": Schema(
         {"key": req(NAME), "text": req(REASON), "posted_on": req(iso_date), "by": BY}
