@@ -43,7 +43,7 @@ def run(
     env.prepare(headless=headless, size=size, fullscreen=fullscreen)
     from kiosk.runtime import StationRuntime
 
-    sync = None
+    sync: Any = None
     if serve:
         from kiosk.sync_hook import ServeSync
 

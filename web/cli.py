@@ -75,9 +75,7 @@ def web_pair(
     """A one-time pairing link for a phone, as a QR code: it expires quickly, and a person of
     the role signs in through it with badge and PIN."""
     with state(ctx).open_station() as st:
-        result = web_access.create_pairing(
-            st, role, operator=operator, base_url=base_url, ttl=ttl
-        )
+        result = web_access.create_pairing(st, role, operator=operator, base_url=base_url, ttl=ttl)
     if png_file is not None:
         qr_png(result["url"], png_file)
         result["png"] = str(png_file)
@@ -124,9 +122,7 @@ def web_sessions(ctx: click.Context) -> None:
 @operator_option
 @json_option
 @click.pass_context
-def web_revoke(
-    ctx: click.Context, session: str | None, every: bool, operator: str | None
-) -> None:
+def web_revoke(ctx: click.Context, session: str | None, every: bool, operator: str | None) -> None:
     """End a phone's web session at once (or every one with --all)."""
     from pos.errors import BadInput
 

@@ -98,9 +98,7 @@ def _table(caption: str, heads: list[str], rows: list[list[str]], empty: str) ->
     if not rows:
         return f'<p class="muted">{_e(empty)}</p>'
     head = "".join(f'<th scope="col">{_e(h)}</th>' for h in heads)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows
-    )
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     return (
         f'<div class="scroll"><table><caption class="sr">{_e(caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
@@ -129,7 +127,7 @@ def _deals(data: dict[str, Any]) -> str:
             f"{d['tickets_sold']:,} / {d['tickets']:,}",
             f'<span data-deal-gross="{_e(d["serial"])}">{_money(d["gross"])}</span>'
             f'<br><span class="muted">of {_money(d["ideal_gross"])}</span>',
-            f"{_money(d['net'])}<br><span class=\"muted\">of {_money(d['ideal_net'])}</span>",
+            f'{_money(d["net"])}<br><span class="muted">of {_money(d["ideal_net"])}</span>',
             f"{d['winners_left']:,}",
         ]
         for d in data["deals"]
@@ -152,7 +150,9 @@ def _stations(data: dict[str, Any]) -> str:
         if s["this_station"]:
             contact = "this station"
         elif s["last_contact"]:
-            contact = f'<time datetime="{_e(s["last_contact"])}">{_e(_when(s["last_contact"]))}</time>'
+            contact = (
+                f'<time datetime="{_e(s["last_contact"])}">{_e(_when(s["last_contact"]))}</time>'
+            )
         else:
             contact = "never"
         if s["last_error"]:
@@ -163,7 +163,7 @@ def _stations(data: dict[str, Any]) -> str:
         ]
         rows.append(
             [
-                f"{_e(s['station'])}<br><span class=\"muted\">{_e(s['role'])}</span>",
+                f'{_e(s["station"])}<br><span class="muted">{_e(s["role"])}</span>',
                 contact,
                 f'<span data-behind="{_e(s["station"])}">{s["events_behind"]:,}</span>',
                 '<span class="bad">' + "<br>".join(faults) + "</span>" if faults else "none",
@@ -171,16 +171,14 @@ def _stations(data: dict[str, Any]) -> str:
         )
     return (
         '<section aria-labelledby="h-stations"><h2 id="h-stations">Stations</h2>'
-        + _table(
-            "Stations", ["Station", "Last contact", "Behind", "Faults"], rows, "None."
-        )
+        + _table("Stations", ["Station", "Last contact", "Behind", "Faults"], rows, "None.")
         + "</section>"
     )
 
 
 def _exceptions(data: dict[str, Any]) -> str:
     items = "".join(
-        f'<li><strong>{_e(e["kind"])}</strong> {_e(e["subject"])}'
+        f"<li><strong>{_e(e['kind'])}</strong> {_e(e['subject'])}"
         f'<br><span class="muted">{_e(e["exception"])}</span> {_e(e["detail"])}</li>'
         for e in data["exceptions"]
     )
@@ -218,9 +216,7 @@ def _cash(data: dict[str, Any]) -> str:
     )
     return (
         '<section aria-labelledby="h-cash"><h2 id="h-cash">Cash</h2>'
-        + _table(
-            "Drawers", ["Drawer", "Expected", "Counted", "Over/short"], rows, "No drawer yet."
-        )
+        + _table("Drawers", ["Drawer", "Expected", "Counted", "Over/short"], rows, "No drawer yet.")
         + "<h3>Deposits due</h3>"
         + (f"<ul>{deposits}</ul>" if deposits else '<p class="muted">Nothing due.</p>')
         + "</section>"
@@ -251,9 +247,7 @@ def fragment(data: dict[str, Any], role: str) -> str:
     return "".join(RENDERERS[name](data) for name in SECTIONS[role])
 
 
-def dashboard_page(
-    data: dict[str, Any], role: str, badge: str, version: str, *, nonce: str
-) -> str:
+def dashboard_page(data: dict[str, Any], role: str, badge: str, version: str, *, nonce: str) -> str:
     r = data["report"]
     training = '<p class="training">TRAINING HALL</p>' if r["training"] else ""
     body = (
@@ -288,7 +282,7 @@ def pairing_page(
         f'<p class="fingerprint" id="fingerprint">{_e(ca_fingerprint)}</p>'
         f'<p><a href="/pair/{_e(token)}/hall-web-ca.pem" download>Download the hall\'s '
         "certificate</a></p>"
-        "<p class=\"muted\">Android: Settings, Security, Install a certificate, CA "
+        '<p class="muted">Android: Settings, Security, Install a certificate, CA '
         "certificate. iPhone: open the download, then Settings, General, About, Certificate "
         "Trust Settings.</p></section></main>"
     )

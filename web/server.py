@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from datetime import UTC, datetime
 from http import HTTPStatus
 from http.cookies import CookieError, SimpleCookie
@@ -34,8 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 from pos.errors import BadInput, BoothError
 from pos.ledger import Ledger, replication
 from pos.services import dashboard as dashboard_service
-from pos.services import reports
-from pos.services import web_access
+from pos.services import reports, web_access
 from pos.services.station import LEDGER_FILE, Station
 from web import render, tls
 
@@ -50,6 +50,11 @@ MAX_FORM = 4096
 SOCKET_TIMEOUT = 30.0
 HANDSHAKE_TIMEOUT = 10.0
 ALLOWED = ("GET", "HEAD")
+#: every route a session may read (GET and HEAD); the pairing routes are `/pair/TOKEN` and
+#: `/pair/TOKEN/hall-web-ca.pem`; the one POST is `/signin`
+ROUTES = ("/", "/live", "/data.json", "/report/day.pdf", "/report/form.pdf")
+PAIR_ROUTES = ("/pair/{token}", "/pair/{token}/hall-web-ca.pem")
+SIGNIN = "/signin"
 
 
 def _parse_address(text: str) -> tuple[str, int]:
@@ -251,7 +256,7 @@ class WebServer(ThreadingHTTPServer):
             return
         tls_sock.settimeout(SOCKET_TIMEOUT)
         try:
-            self.RequestHandlerClass(tls_sock, client_address, self)
+            WebHandler(tls_sock, client_address, self)
         finally:
             with contextlib.suppress(OSError):
                 tls_sock.close()
@@ -275,7 +280,7 @@ class WebHandler(BaseHTTPRequestHandler):
     def app(self) -> WebApp:
         return self.server.app
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.client_address[0], *args)
 
     # --- answering ----------------------------------------------------------------------------
@@ -354,10 +359,10 @@ class WebHandler(BaseHTTPRequestHandler):
 
     # --- methods ------------------------------------------------------------------------------
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self.do_GET()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = urlsplit(self.path).path
         try:
             if path.startswith("/pair/"):
@@ -372,13 +377,14 @@ class WebHandler(BaseHTTPRequestHandler):
                     "the pairing link and sign in with your badge and PIN.",
                 )
                 return
-            route = {
-                "/": self._dashboard,
-                "/live": self._live,
-                "/data.json": self._data,
-                "/report/day.pdf": lambda s: self._pdf(s, "day"),
-                "/report/form.pdf": lambda s: self._pdf(s, "form"),
-            }.get(path)
+            handlers: tuple[Callable[[web_access.WebSession], None], ...] = (
+                self._dashboard,
+                self._live,
+                self._data,
+                self._day_pdf,
+                self._form_pdf,
+            )
+            route = dict(zip(ROUTES, handlers, strict=True)).get(path)
             if route is None:
                 self._refuse(HTTPStatus.NOT_FOUND, "Not found", f"Nothing at {path[:80]}.")
                 return
@@ -386,8 +392,8 @@ class WebHandler(BaseHTTPRequestHandler):
         except BoothError as error:
             self._refuse(HTTPStatus.SERVICE_UNAVAILABLE, "Not available", error.message)
 
-    def do_POST(self) -> None:  # noqa: N802
-        if urlsplit(self.path).path != "/signin":
+    def do_POST(self) -> None:
+        if urlsplit(self.path).path != SIGNIN:
             self._not_allowed()
             return
         self._signin()
@@ -395,7 +401,11 @@ class WebHandler(BaseHTTPRequestHandler):
     def _other(self) -> None:
         self._not_allowed()
 
-    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _other  # noqa: N815
+    def __getattr__(self, name: str) -> Any:
+        # every other method, named or not (PUT, DELETE, PROPFIND ...): read only
+        if name.startswith("do_"):
+            return self._other
+        raise AttributeError(name)
 
     # --- pairing and sign-in --------------------------------------------------------------------
 
@@ -444,15 +454,16 @@ class WebHandler(BaseHTTPRequestHandler):
             try:
                 session, cookie = web_access.sign_in(self.app.writer(), token, badge, pin)
             except web_access.SignInRefused as refusal:
+                why = refusal.message
                 try:
                     role = web_access.pairing_role(self.app.writer(), token)
                 except web_access.SignInRefused:
-                    self._refuse(HTTPStatus.FORBIDDEN, "Sign-in refused", refusal.message)
+                    self._refuse(HTTPStatus.FORBIDDEN, "Sign-in refused", why)
                     return
                 self._page(
                     HTTPStatus.FORBIDDEN,
                     lambda n: render.pairing_page(
-                        role, token, self.app.ca_fingerprint, nonce=n, error=refusal.message
+                        role, token, self.app.ca_fingerprint, nonce=n, error=why
                     ),
                 )
                 return
@@ -495,6 +506,12 @@ class WebHandler(BaseHTTPRequestHandler):
         out = {"role": session.role, "version": snap.version, "station": data["station"]}
         out |= {keys[s]: data[keys[s]] for s in shown if s in keys}
         self._send(HTTPStatus.OK, _json(out), "application/json")
+
+    def _day_pdf(self, session: web_access.WebSession) -> None:
+        self._pdf(session, "day")
+
+    def _form_pdf(self, session: web_access.WebSession) -> None:
+        self._pdf(session, "form")
 
     def _pdf(self, session: web_access.WebSession, which: str) -> None:
         from pos.services.report_pdf import write_day_pdf, write_form_pdf
@@ -551,4 +568,3 @@ def start_web(station: Station, address: str) -> WebApp:
     app = WebApp(station, address)
     app.start()
     return app
-

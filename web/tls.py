@@ -32,9 +32,9 @@ _P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
 
 def _ca_key(hall_key_hex: str) -> ec.EllipticCurvePrivateKey:
-    secret = HKDF(
-        algorithm=hashes.SHA256(), length=48, salt=b"booth web ca", info=b"p-256"
-    ).derive(bytes.fromhex(hall_key_hex.strip()))
+    secret = HKDF(algorithm=hashes.SHA256(), length=48, salt=b"booth web ca", info=b"p-256").derive(
+        bytes.fromhex(hall_key_hex.strip())
+    )
     scalar = int.from_bytes(secret, "big") % (_P256_ORDER - 1) + 1
     return ec.derive_private_key(scalar, ec.SECP256R1())
 

@@ -17,7 +17,9 @@ class InvalidPin(ValueError):
 
 def checked_pin(pin: str) -> str:
     if not (pin.isascii() and pin.isdigit() and MIN_DIGITS <= len(pin) <= MAX_DIGITS):
-        raise InvalidPin(f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits (got {len(pin)} characters)")
+        raise InvalidPin(
+            f"a PIN is {MIN_DIGITS} to {MAX_DIGITS} digits (got {len(pin)} characters)"
+        )
     return pin
 
 

@@ -147,9 +147,9 @@ def _exceptions(st: Station) -> list[dict[str, Any]]:
         {
             "exception": e["exception"],
             "kind": e["kind"],
-            "subject": (e["serial"] or "") if e["kind"] in _BUYER_SUBJECTS else hide_players(
-                e["subject"]
-            ),
+            "subject": (e["serial"] or "")
+            if e["kind"] in _BUYER_SUBJECTS
+            else hide_players(e["subject"]),
             "detail": hide_players(e["detail"]),
             "hlc": e["hlc"],
         }
@@ -171,7 +171,9 @@ def deposits_due(report: dict[str, Any]) -> list[dict[str, Any]]:
     if not report["cash"]:
         return []
     cents = sum(
-        parse_amount(d["counted"] if d["counted"] is not None else d["expected"], "amount", allow_zero=True)
+        parse_amount(
+            d["counted"] if d["counted"] is not None else d["expected"], "amount", allow_zero=True
+        )
         for d in report["cash"]
     )
     counted = all(d["counted"] is not None for d in report["cash"])

@@ -80,9 +80,7 @@ def serving(demo: Path, into: Path) -> Iterator[Hall]:
     manager, booth_dir = into / MANAGER, into / BOOTH
     set_pins(manager)
     with ExitStack() as owners:
-        booth_log = owners.enter_context(
-            owner(booth_dir, "serve", "--port", "0", "--no-discovery")
-        )
+        booth_log = owners.enter_context(owner(booth_dir, "serve", "--port", "0", "--no-discovery"))
         booth_url = sync_url(booth_log)
         assert booth_url is not None, booth_log.read_text()
         assert booth(manager, "sync", "peer", "add", booth_url, *M).exit_code == 0
