@@ -37,9 +37,12 @@ class NavBar(Row):
                 colour=common.PANEL_HI,
                 ident=f"tab-{tab.screen}",
             )
+            button.size_hint_x = 1 + 0.08 * len(tab.label)  # a long label, a wider tab
             self.buttons[tab.screen] = button
             self.add_widget(button)
-        self.add_widget(TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout"))
+        log_out_button = TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout")
+        log_out_button.size_hint_x = 1 + 0.08 * len("Log out")
+        self.add_widget(log_out_button)
 
     def highlight(self, name: str) -> None:
         for screen, button in self.buttons.items():

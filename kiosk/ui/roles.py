@@ -59,6 +59,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_deals import DealsScreen
     from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
+    from kiosk.ui.screens.manager_phone import PhoneScreen
 
     screens = [
         ManagerLoginScreen,
@@ -67,6 +68,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         DealsScreen,
         RosterScreen,
         SessionScreen,
+        PhoneScreen,
     ]
     tabs = [
         Tab("dashboard", "Today"),
@@ -74,6 +76,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("deals", "Deals"),
         Tab("roster", "Roster"),
         Tab("session", "Session"),
+        Tab("phone", "Phones"),
     ]
     return [s(front) for s in screens], tabs, "dashboard"
 
