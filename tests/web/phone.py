@@ -57,6 +57,11 @@ class Hall:
     url: str  # the web app's
     ca_pem: bytes
     fingerprint: str
+    manager_owner: ExitStack
+
+    def stop_manager(self) -> None:
+        """End the manager's owner (and with it the web app) now."""
+        self.manager_owner.close()
 
     def context(self) -> ssl.SSLContext:
         context = ssl.create_default_context(cadata=self.ca_pem.decode())
@@ -84,13 +89,15 @@ def serving(demo: Path, into: Path) -> Iterator[Hall]:
         booth_url = sync_url(booth_log)
         assert booth_url is not None, booth_log.read_text()
         assert booth(manager, "sync", "peer", "add", booth_url, *M).exit_code == 0
-        owners.enter_context(
+        manager_owner = owners.enter_context(ExitStack())
+        manager_owner.enter_context(
             owner(manager, "serve", "--port", "0", "--no-discovery", "--web", "127.0.0.1:0")
         )
         state = web_access.served_state(manager)
         url = str(state["url"])
         ca_pem = (manager / "tls" / "web-ca.pem").read_bytes()
-        yield Hall(into, manager, booth_dir, url, ca_pem, str(state["ca_fingerprint"]))
+        fingerprint = str(state["ca_fingerprint"])
+        yield Hall(into, manager, booth_dir, url, ca_pem, fingerprint, manager_owner)
 
 
 def fingerprint(pem: bytes) -> str:

@@ -32,6 +32,41 @@ pytestmark = pytest.mark.slow
 
 SIZES = ((360, 800), (1280, 800))
 
+#: What the page breaks of accessibility: inputs without a label, text under 12 px, text whose
+#: contrast with its background is under 4.5:1 (WCAG AA), and no language or viewport.
+ACCESSIBLE = """
+var problems = [];
+function rgb(c) { var m = c.match(/[\\d.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+function lum(c) {
+  var v = c.slice(0, 3).map(function (x) {
+    x = x / 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(e) {
+  for (; e; e = e.parentElement) {
+    var c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] > 0) { return c; }
+  }
+  return [255, 255, 255, 1];
+}
+if (!document.documentElement.lang) { problems.push("no lang"); }
+if (!document.querySelector("meta[name=viewport]")) { problems.push("no viewport"); }
+document.querySelectorAll("input:not([type=hidden])").forEach(function (i) {
+  if (!i.id || !document.querySelector("label[for='" + i.id + "']")) { problems.push("input " + i.name); }
+});
+document.querySelectorAll("body *").forEach(function (e) {
+  var own = Array.prototype.some.call(e.childNodes, function (n) {
+    return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own || e.closest("svg") || !e.getClientRects().length) { return; }
+  var style = getComputedStyle(e);
+  if (parseFloat(style.fontSize) < 12) { problems.push("small " + e.tagName + " " + style.fontSize); }
+  var a = lum(rgb(style.color)), b = lum(background(e));
+  var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < 4.5) { problems.push("contrast " + ratio.toFixed(2) + " " + e.textContent.trim().slice(0, 30)); }
+});
+return problems;
+"""
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -107,11 +142,15 @@ def test_pair_by_qr_sign_in_figures_equal_the_report_and_a_sale_shows_within_2s(
             assert "Sign in to the hall" in driver.page_source
             assert driver.find_element(By.ID, "fingerprint").text == hall.fingerprint
             assert driver.find_element(By.CSS_SELECTOR, "label[for=pin]").text == "PIN"
+            assert driver.execute_script(ACCESSIBLE) == []
             size(driver, 360, 800)
             driver.save_screenshot(str(shots / "pairing-360x800.png"))
             _sign_in(driver, "M100", PINS["M100"])
             _wait(lambda: driver.current_url.rstrip("/") == hall.url, 10)
             _wait(lambda: "Live" in _text(driver, "#status"), 10)
+            # kiosk-1 runs nowhere here: its figures are called stale
+            assert "kiosk-1: not reached from here yet" in _text(driver, "#status")
+            assert driver.execute_script(ACCESSIBLE) == []
 
             # the dashboard's figures are those of `booth report day --json`
             report = json.loads(booth(hall.manager, "report", "day", "--json").stdout)
@@ -154,6 +193,16 @@ def test_pair_by_qr_sign_in_figures_equal_the_report_and_a_sale_shows_within_2s(
                 {"width": 360, "height": int(full), "deviceScaleFactor": 1, "mobile": True},
             )
             driver.save_screenshot(str(shots / "dashboard-360-full.png"))
+            size(driver, 360, 800)
+
+            # the station goes away: the page says its figures are stale, and since when
+            shown_at = time.strftime("%H:%M")
+            hall.stop_manager()
+            _wait(lambda: "Not live" in _text(driver, "#status"), 15)
+            status = _text(driver, "#status")
+            assert status.startswith("Not live: figures as of "), status
+            assert shown_at in status or time.strftime("%H:%M") in status, status
+            driver.save_screenshot(str(shots / "stale-360x800.png"))
 
 
 def test_a_wrong_pin_and_an_expired_link_are_refused(
