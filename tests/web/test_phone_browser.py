@@ -52,17 +52,23 @@ function background(e) {
 if (!document.documentElement.lang) { problems.push("no lang"); }
 if (!document.querySelector("meta[name=viewport]")) { problems.push("no viewport"); }
 document.querySelectorAll("input:not([type=hidden])").forEach(function (i) {
-  if (!i.id || !document.querySelector("label[for='" + i.id + "']")) { problems.push("input " + i.name); }
+  if (!i.id || !document.querySelector("label[for='" + i.id + "']")) {
+    problems.push("input " + i.name);
+  }
 });
 document.querySelectorAll("body *").forEach(function (e) {
   var own = Array.prototype.some.call(e.childNodes, function (n) {
     return n.nodeType === 3 && n.textContent.trim(); });
   if (!own || e.closest("svg") || !e.getClientRects().length) { return; }
   var style = getComputedStyle(e);
-  if (parseFloat(style.fontSize) < 12) { problems.push("small " + e.tagName + " " + style.fontSize); }
+  if (parseFloat(style.fontSize) < 12) {
+    problems.push("small " + e.tagName + " " + style.fontSize);
+  }
   var a = lum(rgb(style.color)), b = lum(background(e));
   var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-  if (ratio < 4.5) { problems.push("contrast " + ratio.toFixed(2) + " " + e.textContent.trim().slice(0, 30)); }
+  if (ratio < 4.5) {
+    problems.push("contrast " + ratio.toFixed(2) + " " + e.textContent.trim().slice(0, 30));
+  }
 });
 return problems;
 """
