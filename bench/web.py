@@ -214,7 +214,10 @@ def main() -> None:
             try:
                 link = web_access.create_pairing(st, "manager", operator=MANAGER)["url"]
                 token = link.rsplit("/", 1)[1]
+                signing = time.perf_counter()
                 _, cookie = web_access.sign_in(st, token, MANAGER, PIN)
+                print(f"  a sign-in (scrypt, the PIN's event found): "
+                      f"{(time.perf_counter() - signing) * 1000:.0f} ms")  # fmt: skip
                 context = ssl.create_default_context(cadata=app.ca_pem.decode())
                 page = _page(app.port, context, cookie)
                 cert, key = tls.server_files(work, st.config.hall, st.id, "127.0.0.1")

@@ -101,25 +101,41 @@ def pin_hash(conn: sqlite3.Connection, badge: str) -> str | None:
 def dispenser_faults(
     conn: sqlite3.Connection, sessions: list[str] | tuple[str, ...]
 ) -> list[dict[str, Any]]:
-    """The sales over `sessions` whose dispenser failed: station, receipt, hlc, fault."""
+    """The kiosk sales over `sessions` whose dispenser failed or gave short: station, receipt,
+    hlc, fault (the dispenser's error, or None), requested, qty."""
     if not sessions:
         return []
     return dict_rows(
         conn,
-        "SELECT s.station, s.receipt, s.hlc, json_extract(e.body, '$.fault') AS fault "
+        "SELECT s.station, s.receipt, s.hlc, json_extract(e.body, '$.fault') AS fault, "
+        "json_extract(e.body, '$.requested') AS requested, s.qty "
         "FROM p_sales s JOIN p_receipts r ON r.station = s.station AND r.number = s.receipt "
         "JOIN events e ON e.origin = r.origin AND e.seq = r.seq "
         f"WHERE s.session IN ({placeholders(sessions)}) "
         "AND s.station IN (SELECT station FROM p_stations WHERE role = 'kiosk') "
-        "AND json_extract(e.body, '$.fault') IS NOT NULL ORDER BY s.hlc DESC",
+        "AND (json_extract(e.body, '$.fault') IS NOT NULL "
+        "OR json_extract(e.body, '$.requested') > s.qty) ORDER BY s.hlc DESC",
         tuple(sessions),
     )
 
 
+RECENT_RECEIPTS = 50  # a printer that fails now leaves the newest receipts waiting
+
+
 def printer_faults(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Receipts waiting for a printer that failed: station, number, last_error."""
-    return dict_rows(
-        conn,
-        "SELECT station, number, last_error FROM p_receipts "
-        "WHERE printed = 0 AND last_error IS NOT NULL ORDER BY station, number",
-    )
+    """Receipts waiting for a printer that failed, among each station's newest
+    RECENT_RECEIPTS: station, number, last_error (by the primary key: no scan of old ones)."""
+    out: list[dict[str, Any]] = []
+    for (station,) in conn.execute("SELECT station FROM p_stations ORDER BY station").fetchall():
+        rows = dict_rows(
+            conn,
+            "SELECT station, number, printed, last_error FROM p_receipts WHERE station = ? "
+            "ORDER BY number DESC LIMIT ?",
+            (station, RECENT_RECEIPTS),
+        )
+        out += [
+            {k: r[k] for k in ("station", "number", "last_error")}
+            for r in reversed(rows)
+            if not r["printed"] and r["last_error"] is not None
+        ]
+    return out

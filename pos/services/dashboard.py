@@ -131,7 +131,8 @@ def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "dispenser_faults": [
                     {
                         "receipt": r["receipt"],
-                        "fault": r["fault"],
+                        "fault": r["fault"]
+                        or f"gave {r['qty']} of {r['requested']} tickets (the rest credited)",
                         "at": Stamp.parse(r["hlc"]).instant.isoformat(timespec="seconds"),
                     }
                     for r in dispenser

@@ -4,6 +4,7 @@ figures against the day report, and a crawler over every route and method (nothi
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import sqlite3
 import ssl
@@ -17,9 +18,11 @@ import pytest
 from pos.clock import FixedClock
 from pos.domain.pins import hash_pin, verify_pin
 from pos.services import dashboard, reports, web_access
+from pos.services import hall as hall_service
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
-from tests.halls import Hall
+from tests.halls import Hall, flare
+from web import render
 from tests.web.phone import request
 from web import server as web_server
 from web.server import PAIR_ROUTES, ROUTES, SIGNIN, WebApp
@@ -235,3 +238,35 @@ def test_the_pages_say_nothing_of_players_or_w2g(
     policy = answer.headers["content-security-policy"]
     assert "default-src 'none'" in policy and "unsafe-inline" not in policy
     assert answer.headers["cache-control"] == "no-store"
+
+
+def test_a_kiosks_dispenser_jam_and_printer_fault_show_on_its_station(
+    hall: Hall, tmp_path: Path
+) -> None:
+    assert hall.receive(flare()).exit_code == 0
+    registered = hall("player", "register", "C-ADULT", "--dob", "1980-01-01", "--initials", "AB")
+    assert registered.exit_code == 0
+    assert hall("session", "open").exit_code == 0
+    with _station(hall) as st:
+        bundle = hall_service.add_station(st, name="kiosk-1", role="kiosk", operator="M1")
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(bundle))
+    hall_service.join(tmp_path / "kiosk-1", path, environ={"BOOTH_NOW": TRAINING_NOW})
+    kiosk = Hall(tmp_path / "kiosk-1", hall.tmp)
+    assert kiosk("deal", "open", "A123456", "--bin", "col-1").exit_code == 0
+    assert kiosk("house", "set", "kiosk-pull-tab-sales", "on").exit_code == 0
+    assert kiosk("dispenser", "set", "sim:jam-every=3").exit_code == 0
+    sold = kiosk("sell", "A123456", "--qty", "5", "--buyer", "C-ADULT", "--json")
+    assert sold.exit_code == 0, sold.stderr
+    with Station(kiosk.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        receipt = int(sold.json["receipt"])
+        with st.ledger.transaction():
+            st.append("PrintFailed", {"receipt": receipt, "error": "paper out"})
+        data = dashboard.dashboard(st)
+    station = next(s for s in data["stations"] if s["station"] == "kiosk-1")
+    assert [f["receipt"] for f in station["dispenser_faults"]] == [receipt]
+    assert station["dispenser_faults"][0]["fault"] == "gave 2 of 5 tickets (the rest credited)"
+    assert station["printer_faults"] == [{"receipt": receipt, "error": "paper out"}]
+    page = render.fragment(data, "manager")
+    assert "paper out" in page and "dispenser: receipt" in page
+    assert "C-ADULT" not in page and "C-ADULT" not in json.dumps(data)
