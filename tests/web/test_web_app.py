@@ -22,8 +22,8 @@ from pos.services import hall as hall_service
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import Hall, flare
-from web import render
 from tests.web.phone import request
+from web import render
 from web import server as web_server
 from web.server import PAIR_ROUTES, ROUTES, SIGNIN, WebApp
 
