@@ -124,13 +124,27 @@ class WebApp:
     # --- lifetime -----------------------------------------------------------------------------
 
     @property
+    def public_host(self) -> str:
+        """The address phones reach: the one served on, or, serving on every address, this
+        machine's address on the LAN (the one its default route leaves by)."""
+        if self.host not in ("0.0.0.0", "::", ""):
+            return self.host
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: only a route is chosen
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+        finally:
+            probe.close()
+
+    @property
     def url(self) -> str:
-        host = self.host if self.host not in ("0.0.0.0", "") else socket.gethostname()
-        return f"https://{host}:{self.port}"
+        return f"https://{self.public_host}:{self.port}"
 
     def start(self) -> None:
         cert, key = tls.server_files(
-            self.directory, self.station.config.hall, self.station.id, self.host
+            self.directory, self.station.config.hall, self.station.id, self.public_host
         )
         self.ca_pem = tls.web_ca(self.directory, self.station.config.hall)
         self.ca_fingerprint = tls.fingerprint(self.ca_pem)

@@ -7,13 +7,10 @@ token itself.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 from pos.ledger.rows import dict_row, dict_rows, placeholders
-
-PIN_EVENT = "StaffPinSet"
 
 
 def add_pairing(
@@ -83,19 +80,6 @@ def revoke(conn: sqlite3.Connection, session_id: str | None, at: str, by: str) -
         [(at, by, i) for i in ids],
     )
     return ids
-
-
-def pin_hash(conn: sqlite3.Connection, badge: str) -> str | None:
-    """The newest PIN hash set for `badge` (StaffPinSet), or None when none was set."""
-    row = conn.execute(
-        "SELECT body FROM events WHERE type = ? AND json_extract(body, '$.badge') = ? "
-        "ORDER BY hlc DESC, origin, seq DESC LIMIT 1",
-        (PIN_EVENT, badge),
-    ).fetchone()
-    if row is None:
-        return None
-    value = json.loads(row[0]).get("pin_hash")
-    return str(value) if isinstance(value, str) else None
 
 
 def dispenser_faults(

@@ -31,6 +31,7 @@ from pos.clock import Clock, SystemClock
 from pos.domain.pins import InvalidPin, checked_pin, hash_pin, verify_pin
 from pos.errors import BadInput, NotFound, NotPermitted
 from pos.ledger import web_access as web_read
+from pos.ledger.projections import pins as pins_read
 from pos.services.station import TLS_DIR, Station, make_private_dir, write_private
 
 WEB_ROLES = ("manager", "treasurer", "inspector")
@@ -174,7 +175,7 @@ def sign_in(
     person = st.staff(badge.strip()) if badge.strip() else None
     ok = person is not None and role in person.roles
     try:
-        ok = verify_pin(checked_pin(pin), web_read.pin_hash(st.ledger.conn, badge.strip())) and ok
+        ok = verify_pin(checked_pin(pin), pins_read.pin_hash(st.ledger.conn, badge.strip())) and ok
     except InvalidPin:
         ok = False
     now = wall.now()

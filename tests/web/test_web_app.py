@@ -270,3 +270,27 @@ def test_a_kiosks_dispenser_jam_and_printer_fault_show_on_its_station(
     page = render.fragment(data, "manager")
     assert "paper out" in page and "dispenser: receipt" in page
     assert "C-ADULT" not in page and "C-ADULT" not in json.dumps(data)
+
+
+def test_serving_every_address_names_the_lan_address_in_link_and_certificate(
+    station: Station,
+) -> None:
+    from cryptography import x509
+
+    app = WebApp(station, "0.0.0.0:0")
+    host = app.public_host
+    assert host not in ("0.0.0.0", "")
+    app.start()
+    try:
+        assert app.url.startswith(f"https://{host}:")
+        assert web_access.served_url(station.directory) == app.url
+        pem = (station.directory / "tls" / "web-cert.pem").read_bytes()
+        cert = x509.load_pem_x509_certificates(pem)[0]
+        names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        assert host in {str(ip) for ip in names.get_values_for_type(x509.IPAddress)}
+        issuer = x509.load_pem_x509_certificate(app.ca_pem)
+        assert cert.issuer == issuer.subject
+        cert.verify_directly_issued_by(issuer)
+    finally:
+        app.stop()
+    assert web_access.served_url(station.directory) is None
