@@ -107,9 +107,17 @@ def _trust(hall: Hall, link: str, home: Path) -> None:
 
 
 def _sign_in(driver: Any, badge: str, pin: str) -> None:
+    """Fill in and send the sign-in form; returns once the answer's page has loaded."""
     driver.find_element(By.ID, "badge").send_keys(badge)
     driver.find_element(By.ID, "pin").send_keys(pin)
+    driver.execute_script("window.boothOldPage = true;")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    _wait(
+        lambda: driver.execute_script(
+            "return !window.boothOldPage && document.readyState === 'complete';"
+        ),
+        15,
+    )
 
 
 def _text(driver: Any, selector: str) -> str:
@@ -223,13 +231,12 @@ def test_a_wrong_pin_and_an_expired_link_are_refused(
         with chromium(home) as driver:
             driver.get(good["url"])
             _sign_in(driver, "M100", "0000")
-            alert = driver.find_element(By.CSS_SELECTOR, "[role=alert]")
-            assert "not right" in alert.text
+            assert "not right" in _text(driver, "[role=alert]")
             assert driver.get_cookies() == []
             driver.save_screenshot(str(shots / "wrong-pin-360x800.png"))
             # the right PIN, but for a role the person does not hold
             _sign_in(driver, "I300", PINS["I300"])
-            assert "not right" in driver.find_element(By.CSS_SELECTOR, "[role=alert]").text
+            assert "not right" in _text(driver, "[role=alert]")
             assert driver.get_cookies() == []
             # the link expired: refused, the form is not even shown
             time.sleep(1.5)
