@@ -263,7 +263,9 @@ def dashboard_page(data: dict[str, Any], role: str, badge: str, version: str, *,
 def pairing_page(
     role: str, token: str, ca_fingerprint: str, *, nonce: str, error: str | None = None
 ) -> str:
-    problem = f'<p class="bad" role="alert">{_e(error)}</p>' if error else ""
+    problem = (
+        f'<p class="bad" role="alert">{_e(error[:1].upper() + error[1:])}</p>' if error else ""
+    )
     body = (
         "<main><h1>Sign in to the hall</h1>"
         f"<p>This phone is being paired for the <strong>{_e(role)}</strong> role.</p>{problem}"
