@@ -2,7 +2,8 @@
 
 - time to first byte and to the full page (`GET /`, a new TLS connection each time: the page
   inlines its style and script, so the page is the whole load), against the same bytes served
-  by a bare stdlib HTTPS server with the same certificate, in the same run;
+  by a bare stdlib HTTPS server with the same certificate, in the same run; and the same in
+  Debian's chromium (headless): to the first byte and to the load event;
 - the update latency, p50 and p99: from the commit of a sale (as the replicator applies a
   booth's event) to its update on a live stream (`/live`), against a bare server-sent-events
   loop polling the same ledger at the same tick and sending a byte, in the same run.
@@ -12,6 +13,7 @@ events over 200 days; the dashboard shows its busiest, last day. The booth's web
 issued by the hall's web CA at the manager (as `booth serve --web` does there).
 
     .venv/bin/python bench/web.py [--events N] [--rounds N] [--updates N] [--rebuild]
+        [--no-browser]
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ class _TlsServer(ThreadingHTTPServer):
         self.stopping = threading.Event()
         super().__init__(("127.0.0.1", 0), _Static)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a browser that went on to the next page: nothing to report
+
     def get_request(self) -> tuple[socket.socket, Any]:
         raw, address = self.socket.accept()
         return self.context.wrap_socket(raw, server_side=True), address
@@ -173,6 +178,41 @@ def _latencies(st: Station, streams: list[Stream], updates: int, session: str) -
     return out
 
 
+def _in_chromium(args: Any, app: WebApp, bare_port: int, cookie: str) -> None:
+    """Time to first byte and to the load event in Debian's chromium (headless, trusting the
+    hall's web CA as a paired phone does), the web app against the bare server's same page."""
+    sys.path.insert(0, str(_BENCH.parent))
+    from tests.web.phone import chromium, trust_in_nss
+
+    timing = (
+        "var n = performance.getEntriesByType('navigation')[0];"
+        "return [n.responseStart - n.startTime, n.loadEventEnd - n.startTime];"
+    )
+    with tempfile.TemporaryDirectory() as home:
+        trust_in_nss(Path(home), app.ca_pem)
+        with chromium(Path(home)) as driver:
+            driver.get(f"{app.url}/signed-out")
+            driver.add_cookie(
+                {"name": web_access.COOKIE, "value": cookie, "secure": True, "httpOnly": True}
+            )
+            bare_url = f"https://127.0.0.1:{bare_port}/"
+            got: dict[str, list[tuple[float, float]]] = {"web": [], "bare": []}
+            for i in range(args.rounds + 3):
+                order = [("web", f"{app.url}/"), ("bare", bare_url)]
+                for name, url in order if i % 2 else reversed(order):
+                    driver.get(url)
+                    first, loaded = driver.execute_script(timing)
+                    if i >= 3:
+                        got[name].append((first / 1000, loaded / 1000))
+    for n, label in ((0, "time to first byte"), (1, "time to the load event")):
+        web = statistics.median(x[n] for x in got["web"])
+        base = statistics.median(x[n] for x in got["bare"])
+        print(
+            f"  chromium, {label}: web {web * 1000:.1f} ms, bare HTTPS {base * 1000:.1f} ms "
+            f"(median of {args.rounds}): {web / base:.2f}x"
+        )
+
+
 def _q(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
@@ -183,6 +223,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--updates", type=int, default=100)
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached ledger")
+    parser.add_argument(
+        "--no-browser",
+        dest="browser",
+        action="store_false",
+        help="leave out the page load in Debian's chromium (make test installs it)",
+    )
     args = parser.parse_args()
     harness.print_header("web: the manager's phone against bare stdlib HTTPS, same run")
     hall, manifest = harness.cached_hall(
@@ -281,6 +327,8 @@ def _measure(
             f"  {label}: web {web * 1000:.2f} ms, bare HTTPS {base * 1000:.2f} ms "
             f"(median of {args.rounds}): {web / base:.2f}x"
         )
+    if args.browser:
+        _in_chromium(args, app, bare_port, cookie)
     streams = [Stream(app.port, context, cookie), Stream(bare_port, context, None)]
     try:
         for s in streams[:1]:

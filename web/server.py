@@ -19,6 +19,7 @@ import logging
 import secrets
 import socket
 import ssl
+import sys
 import tempfile
 import threading
 import time
@@ -277,6 +278,9 @@ class WebServer(ThreadingHTTPServer):
             self.app.close_reader()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], OSError):  # the phone went away (ssl errors too)
+            log.debug("web connection from %s lost", client_address[0], exc_info=True)
+            return
         log.warning("web request from %s failed", client_address[0], exc_info=True)
 
 
