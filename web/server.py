@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from pos.clock import SystemClock
 from pos.errors import BadInput, BoothError
 from pos.ledger import Ledger, replication
 from pos.services import dashboard as dashboard_service
@@ -68,8 +69,8 @@ def _parse_address(text: str) -> tuple[str, int]:
 class Snapshot:
     """The newest dashboard, computed once per change of the ledger for every client."""
 
-    def __init__(self, data: dict[str, Any], at: float, seq: int, contacts: str) -> None:
-        self.data, self.at, self.seq, self.contacts = data, at, seq, contacts
+    def __init__(self, data: dict[str, Any], seq: int, contacts: str) -> None:
+        self.data, self.seq, self.contacts = data, seq, contacts
         self.version = f"{seq}.{hash(contacts) & 0xFFFFFFFF:x}"
 
 
@@ -89,6 +90,8 @@ class WebApp:
         self.server: WebServer | None = None
         self.ca_pem = b""
         self.ca_fingerprint = ""
+        self._writer: Station | None = None
+        self.clock = SystemClock()  # how old a station's last contact is: the wall clock's
 
     # --- the station, as each thread reads it ---------------------------------------------------
 
@@ -112,7 +115,7 @@ class WebApp:
             self._local.ledger = self._local.view = None
 
     def writer(self) -> Station:
-        if getattr(self, "_writer", None) is None:
+        if self._writer is None:
             ledger = Ledger.open(
                 self.directory / LEDGER_FILE,
                 station=self.station.id,
@@ -174,9 +177,8 @@ class WebApp:
             self.server.server_close()
         for thread in self._threads:
             thread.join(timeout=10)
-        writer = getattr(self, "_writer", None)
-        if writer is not None:
-            writer.ledger.close()
+        if self._writer is not None:
+            self._writer.ledger.close()
 
     # --- publishing ---------------------------------------------------------------------------
 
@@ -193,7 +195,7 @@ class WebApp:
             data = {**old.data, "stations": dashboard_service.stations(st, old.data["report"])}
         else:
             data = dashboard_service.dashboard(st)
-        snap = Snapshot(data, time.time(), seq, contacts)
+        snap = Snapshot(data, seq, contacts)
         with self._changed:
             self.snapshot = snap
             self._changed.notify_all()
@@ -219,7 +221,7 @@ class WebApp:
 
     def stale(self, data: dict[str, Any]) -> list[str]:
         """Which stations' figures here are stale, and since when."""
-        now = datetime.now(UTC)
+        now = self.clock.now()
         out = []
         for s in data.get("stations", []):
             if s["this_station"]:
