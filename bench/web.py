@@ -47,6 +47,7 @@ import harness  # noqa: E402
 import report  # noqa: E402
 from harness import MANAGER, SELLER  # noqa: E402
 
+from pos.domain.pins import hash_pin  # noqa: E402
 from pos.ledger import replication  # noqa: E402
 from pos.services import web_access  # noqa: E402
 from pos.services.station import HALL_KEY_FILE, LEDGER_FILE, Station  # noqa: E402
@@ -249,7 +250,8 @@ def main() -> None:
             with st.ledger.transaction():
                 st.append("StaffAdded", {"badge": "T1", "name": "Tess Treasurer",
                                          "roles": ["treasurer"], "by": MANAGER})  # fmt: skip
-            web_access.set_pin(st, MANAGER, PIN, operator=MANAGER)
+            with st.ledger.transaction():  # as `booth staff pin` records it: the hash only
+                st.append("StaffPinSet", {"badge": MANAGER, "hash": hash_pin(PIN), "by": MANAGER})
             session = replication_session(st, day)
             started = time.perf_counter()
             app = WebApp(st, "127.0.0.1:0")

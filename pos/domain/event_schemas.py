@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from pos.domain.flare import InvalidFlare, parse_flare
+from pos.domain.pins import is_stored_form
 from pos.domain.rulebook import Settings
 
 Check = Callable[[object], str | None]  # None: fits; else what is wrong with the value
@@ -187,6 +188,11 @@ def _rulebook_setting(body: dict[str, object]) -> str | None:
     return None
 
 
+def _pin_hash(value: object) -> str | None:
+    """Only a PIN's slow hash is ever in a body, never the PIN."""
+    return None if is_stored_form(value) else "is not a PIN hash (scrypt$N$r$p$SALT$HASH)"
+
+
 def _sale_amount(body: dict[str, object]) -> str | None:
     qty, price, amount = body["qty"], body["price"], body["amount"]
     assert isinstance(qty, int) and isinstance(price, int)
@@ -242,8 +248,7 @@ SCHEMAS: dict[str, Schema] = {
             "by": BY,
         }
     ),
-    # a staff member's PIN (the manager's phone signs in with badge and PIN): a slow hash only
-    "StaffPinSet": Schema({"badge": req(NAME), "pin_hash": req(text(LONG)), "by": BY}),
+    "StaffPinSet": Schema({"badge": req(NAME), "hash": req(_pin_hash), "by": BY}),
     "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
     "HouseRulePosted": Schema(
         {"key": req(NAME), "text": req(REASON), "posted_on": req(iso_date), "by": BY}

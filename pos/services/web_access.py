@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from pos.clock import Clock, SystemClock
-from pos.domain.pins import InvalidPin, checked_pin, hash_pin, verify_pin
+from pos.domain.pins import InvalidPin, check_pin, verify_pin
 from pos.errors import BadInput, NotFound, NotPermitted
 from pos.ledger import web_access as web_read
-from pos.ledger.projections import pins as pins_read
+from pos.ledger.projections import signon as signon_read
 from pos.services.station import TLS_DIR, Station, make_private_dir, write_private
 
 WEB_ROLES = ("manager", "treasurer", "inspector")
@@ -174,8 +174,9 @@ def sign_in(
     role = pairing_role(st, token, clock=wall)
     person = st.staff(badge.strip()) if badge.strip() else None
     ok = person is not None and role in person.roles
+    stored = signon_read.pin_hash(st.ledger.conn, badge.strip())
     try:
-        ok = verify_pin(checked_pin(pin), pins_read.pin_hash(st.ledger.conn, badge.strip())) and ok
+        ok = stored is not None and verify_pin(check_pin(pin), stored) and ok
     except InvalidPin:
         ok = False
     now = wall.now()
@@ -253,17 +254,3 @@ def revoke(
         if session_id is not None and web_read.session(st.ledger.conn, session_id) is None:
             raise BadInput("session", f"no web session {session_id!r} here")
         return web_read.revoke(st.ledger.conn, session_id, now, by.badge)
-
-
-def set_pin(st: Station, badge: str, pin: str, *, operator: str | None) -> dict[str, Any]:
-    """Record a staff member's PIN as a slow hash (StaffPinSet); a manager's act."""
-    by = st.operator(operator, "manager")
-    if st.staff(badge) is None:
-        raise BadInput("badge", f"{badge!r} is not on this hall's staff")
-    try:
-        stored = hash_pin(pin)
-    except InvalidPin as exc:
-        raise BadInput("pin", str(exc)) from None
-    with st.ledger.transaction():
-        st.append("StaffPinSet", {"badge": badge, "pin_hash": stored, "by": by.badge})
-    return {"badge": badge, "pin": "set"}

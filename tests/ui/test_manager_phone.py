@@ -11,8 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from pos.services import web_access
-from tests.web.phone import request
+from tests.web.phone import request, set_pin
 from web.server import WebApp
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
@@ -22,7 +21,7 @@ PIN = "2468"
 
 def test_the_manager_screen_pairs_a_phone_and_revokes_it(demo_hall: Path, open_front: Any) -> None:
     ui = open_front(demo_hall / "manager")
-    ui.runtime.worker_call(lambda st: web_access.set_pin(st, "M100", PIN, operator="M100"))
+    ui.runtime.worker_call(lambda st: set_pin(st, "M100", PIN, "M100"))
     ui.type("login-entry", "M100", enter=True)
     ui.tap("tab-phone")
     assert "not running here" in ui.find("phone-served").text

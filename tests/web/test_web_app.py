@@ -22,7 +22,7 @@ from pos.services import hall as hall_service
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import Hall, flare
-from tests.web.phone import request
+from tests.web.phone import request, set_pin
 from web import render
 from web import server as web_server
 from web.server import PAIR_ROUTES, ROUTES, SIGNIN, WebApp
@@ -39,7 +39,7 @@ def _station(hall: Hall) -> Station:
 def serving(selling: Hall) -> Iterator[tuple[Hall, WebApp, ssl.SSLContext]]:
     assert selling("sell", "A123456", "--qty", "3", "--as", "S1").exit_code == 0
     with _station(selling) as st:
-        web_access.set_pin(st, "M1", PIN, operator="M1")
+        set_pin(st, "M1", PIN, "M1")
     st = _station(selling)
     app = WebApp(st, "127.0.0.1:0")
     app.start()
@@ -70,13 +70,13 @@ def test_a_pin_is_a_slow_salted_hash_checked_exactly() -> None:
     assert hash_pin("2468") != stored  # salted
     assert verify_pin("2468", stored)
     assert not verify_pin("2469", stored)
-    assert not verify_pin("2468", None)
+    assert not verify_pin("2468", "")
     assert not verify_pin("2468", stored.replace("scrypt", "md5"))
     assert not verify_pin("2468", "scrypt$99999999$8$1$00$00")
 
 
 def test_a_pairing_link_expires_and_opens_one_session(station: Station) -> None:
-    web_access.set_pin(station, "M1", PIN, operator="M1")
+    set_pin(station, "M1", PIN, "M1")
     t0 = datetime(2026, 12, 3, 4, 0, tzinfo=UTC)
     made = web_access.create_pairing(
         station, "manager", operator="M1", base_url="https://h:1", ttl=60, clock=FixedClock(t0)
@@ -109,7 +109,7 @@ def test_a_pairing_link_expires_and_opens_one_session(station: Station) -> None:
 
 
 def test_five_wrong_pins_burn_the_link(station: Station) -> None:
-    web_access.set_pin(station, "M1", PIN, operator="M1")
+    set_pin(station, "M1", PIN, "M1")
     made = web_access.create_pairing(station, "manager", operator="M1", base_url="https://h:1")
     token = made["url"].rsplit("/", 1)[1]
     for _ in range(web_access.MAX_FAILURES):

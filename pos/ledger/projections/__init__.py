@@ -6,12 +6,14 @@ from pos.ledger.projections.closing import CLOSING
 from pos.ledger.projections.deals import DEALS
 from pos.ledger.projections.devices import DEVICES
 from pos.ledger.projections.hall import HALL
-from pos.ledger.projections.pins import PINS
 from pos.ledger.projections.players import PLAYERS
 from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
+from pos.ledger.projections.signon import SIGNON
 from pos.ledger.projections.winners import WINNERS
 
-ALL = ProjectionSet([HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, PINS])
+ALL = ProjectionSet(
+    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, SIGNON]
+)
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]
