@@ -61,7 +61,7 @@ def dashboard(st: Station, *, day: str | None = None) -> dict[str, Any]:
         "deals": _deals(st, report),
         "stations": stations(st, report),
         "exceptions": _exceptions(st),
-        "cash": _cash(report),
+        "cash": _cash(st, report),
     }
 
 
@@ -158,17 +158,21 @@ def _exceptions(st: Station) -> list[dict[str, Any]]:
     ]
 
 
-def _cash(report: dict[str, Any]) -> dict[str, Any]:
+def _cash(st: Station, report: dict[str, Any]) -> dict[str, Any]:
     """Drawer counts and variances (the day report's), and what is due at the bank.
 
     Deposits: until the hall records deposits, what is due is the cash counted in the drawers
     (or, where none was counted yet, what the ledger expects in them), by the deposit-by date of
     the 48-hour rule (reports.deadlines). `deposits_due` is the one place a deposits model
     plugs in."""
-    return {"drawers": report["cash"], "deposits": deposits_due(report)}
+    return {"drawers": report["cash"], "deposits": deposits_due(st, report)}
 
 
-def deposits_due(report: dict[str, Any]) -> list[dict[str, Any]]:
+def deposits_due(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
+    """What is due at the bank: {date, amount, deposit_by, basis} each. The extension point for
+    the hall's deposits model (branch h-books: books_deposits.reminders(st, today) lists the
+    closed sessions not yet deposited, each with its due date and what it should hold): until
+    then, today's drawers by the 48-hour rule's deposit-by date."""
     if not report["cash"]:
         return []
     cents = sum(
