@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import zxingcpp
 from PIL import Image
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
 from tests.live.owners import booth, make_demo_hall
@@ -134,10 +135,14 @@ def _figure(driver: Any, name: str) -> str:
 
 
 def _wait(predicate: Any, timeout: float, step: float = 0.02) -> float:
+    """Seconds until `predicate()` holds; a page in the middle of loading is asked again."""
     start = time.monotonic()
     while time.monotonic() - start < timeout:
-        if predicate():
-            return time.monotonic() - start
+        try:
+            if predicate():
+                return time.monotonic() - start
+        except WebDriverException:
+            pass  # the document was being replaced
         time.sleep(step)
     raise AssertionError(f"not within {timeout} s")
 
@@ -231,12 +236,12 @@ def test_a_wrong_pin_and_an_expired_link_are_refused(
         with chromium(home) as driver:
             driver.get(good["url"])
             _sign_in(driver, "M100", "0000")
-            assert "not right" in _text(driver, "[role=alert]")
+            _wait(lambda: "not right" in (_text(driver, "[role=alert]") or ""), 10)
             assert driver.get_cookies() == []
             driver.save_screenshot(str(shots / "wrong-pin-360x800.png"))
             # the right PIN, but for a role the person does not hold
             _sign_in(driver, "I300", PINS["I300"])
-            assert "not right" in _text(driver, "[role=alert]")
+            _wait(lambda: "not right" in (_text(driver, "[role=alert]") or ""), 10)
             assert driver.get_cookies() == []
             # the link expired: refused, the form is not even shown
             time.sleep(1.5)
