@@ -38,6 +38,7 @@ from pos.errors import BadInput, BoothError
 from pos.ledger import Ledger, replication
 from pos.services import dashboard as dashboard_service
 from pos.services import reports, web_access
+from pos.services.current_session import hall_date
 from pos.services.station import LEDGER_FILE, Station
 from web import render, tls
 
@@ -69,9 +70,9 @@ def _parse_address(text: str) -> tuple[str, int]:
 class Snapshot:
     """The newest dashboard, computed once per change of the ledger for every client."""
 
-    def __init__(self, data: dict[str, Any], seq: int, contacts: str) -> None:
-        self.data, self.seq, self.contacts = data, seq, contacts
-        self.version = f"{seq}.{hash(contacts) & 0xFFFFFFFF:x}"
+    def __init__(self, data: dict[str, Any], seq: int, contacts: str, day: str) -> None:
+        self.data, self.seq, self.contacts, self.day = data, seq, contacts, day
+        self.version = f"{seq}.{hash((contacts, day)) & 0xFFFFFFFF:x}"
 
 
 class WebApp:
@@ -157,7 +158,10 @@ class WebApp:
         context.load_cert_chain(cert, key)
         self.server = WebServer((self.host, self.port), self, context)
         self.port = self.server.server_address[1]
-        self._publish()
+        try:
+            self._publish()
+        finally:
+            self.close_reader()  # this thread's: the publisher and each request read on their own
         self._spawn("booth-web-publish", self._publish_forever)
         self._spawn("booth-web", self.server.serve_forever)
         web_access.record_served(self.directory, self.url, self.ca_fingerprint)
@@ -188,14 +192,15 @@ class WebApp:
         st = self.reader()
         seq = replication.update_seq(st.ledger.conn)
         contacts = repr(sorted(replication.last_contacts(st.ledger.conn).items()))
+        day = hall_date(st, st.clock.now()).isoformat()  # past midnight: the new day's figures
         old = self.snapshot
-        if old is not None and old.seq == seq and old.contacts == contacts:
+        if old is not None and (old.seq, old.contacts, old.day) == (seq, contacts, day):
             return
-        if old is not None and old.seq == seq:
+        if old is not None and (old.seq, old.day) == (seq, day):
             data = {**old.data, "stations": dashboard_service.stations(st, old.data["report"])}
         else:
             data = dashboard_service.dashboard(st)
-        snap = Snapshot(data, seq, contacts)
+        snap = Snapshot(data, seq, contacts, day)
         with self._changed:
             self.snapshot = snap
             self._changed.notify_all()
