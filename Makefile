@@ -20,9 +20,10 @@ RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
 # (unshare, mount: backups onto a read-only stick), poppler-utils (pdftoppm, pdftotext: the day
 # report's PDF), fonts-dejavu-core (receipt PNGs), dpkg-deb, shellcheck, systemd
 # (systemd-analyze, systemctl --root), passwd (useradd --prefix) and logrotate: the packaging
-# tests. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
+# tests. chromium and chromium-driver: the manager's phone in a real browser (tests/web), and
+# libnss3-tools (certutil): that browser trusts the hall's web certificate authority. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
 TEST_DEBS := $(RUN_DEBS) python3-minimal iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
-	shellcheck systemd passwd logrotate
+	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools
 NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 .PHONY: run test check lint typecheck importlint unit fast setup debs-run debs-test bench \

@@ -31,6 +31,7 @@ def run(
     peers: tuple[str, ...] = (),
     discover: bool = True,
     on_first_frame: Callable[[], None] | None = None,
+    web: str | None = None,
 ) -> int:
     """Run this station's role until the window closes (or `exit_after` seconds). Returns the
     exit code; raises HardwareFailure (exit 3) when there is no display and not headless."""
@@ -42,7 +43,7 @@ def run(
     env.prepare(headless=headless, size=size, fullscreen=fullscreen)
     from kiosk.runtime import StationRuntime
 
-    sync = None
+    sync: Any = None
     if serve:
         from kiosk.sync_hook import ServeSync
 
@@ -50,6 +51,11 @@ def run(
         if not address or not port.isdigit():
             raise BadInput("serve", f"{serve!r} is not ADDRESS:PORT (e.g. 127.0.0.1:8701)")
         sync = ServeSync(address=address, port=int(port), peers=peers, discover=discover)
+    if web:
+        from kiosk.runtime import NoLanSync
+        from kiosk.sync_hook import WithWeb
+
+        sync = WithWeb(sync or NoLanSync(), web)
     runtime = StationRuntime(hall, sync=sync)
     app = make_app(
         runtime,

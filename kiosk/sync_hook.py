@@ -46,3 +46,29 @@ class ServeSync:
         if self.service is not None:
             self.service.stop()
             self.service = None
+
+
+class WithWeb:
+    """LAN sync (or none) and, beside it, the manager's phone: the read-only web app (web/,
+    found by the `booth.web` entry point) on the station the worker owns."""
+
+    def __init__(self, inner: Any, address: str) -> None:
+        self.inner, self.address = inner, address
+        self.app: Any = None
+
+    @property
+    def status(self) -> str:
+        return str(self.inner.status) + (f"; phone: {self.app.url}" if self.app else "")
+
+    def start(self, runtime: StationRuntime) -> None:
+        from pos import plugins
+
+        self.inner.start(runtime)
+        station = runtime.worker_call(lambda st: st)
+        self.app = plugins.load("booth.web", "https")(station, self.address)
+
+    def stop(self) -> None:
+        if self.app is not None:
+            self.app.stop()
+            self.app = None
+        self.inner.stop()

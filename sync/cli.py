@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from sync.upstream import UpstreamSettings
 
 
+WEB_INTERVAL = 1.0  # seconds between replication rounds while the web app serves
+
+
+def start_web(st: Station, address: str) -> Any:
+    """The manager's phone (the `booth.web` plugin, web/) for this station on ADDRESS:PORT."""
+    from pos import plugins
+
+    return plugins.load("booth.web", "https")(st, address)
+
+
 def _static_peers(st: Station) -> list[str]:
     return replication.peer_urls(st.ledger.conn, source="static")
 
@@ -42,6 +52,12 @@ def _static_peers(st: Station) -> list[str]:
 )
 @click.option("--no-discovery", is_flag=True, help="Use only the listed peers.")
 @click.option(
+    "--web",
+    metavar="ADDRESS:PORT",
+    help="Also serve the manager's phone, a read-only web app over HTTPS (e.g. 0.0.0.0:8443); "
+    "replication rounds then come every second unless --interval says otherwise.",
+)
+@click.option(
     "--upstream-interval",
     type=float,
     default=60.0,
@@ -56,6 +72,7 @@ def serve(
     address: str,
     interval: float,
     no_discovery: bool,
+    web: str | None,
     upstream_interval: float,
 ) -> None:
     """Run discovery, the replication server and the replicator, with no UI.
@@ -69,6 +86,10 @@ def serve(
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     hall = state(ctx).hall
+    source = ctx.get_parameter_source("interval")
+    if web and source is not None and source.name == "DEFAULT":
+        interval = WEB_INTERVAL  # the phone shows a booth's sale within 2 s
+    web_app: Any = None
     worker = StationWorker(lambda: Station(hall), name="booth-serve")
     service: SyncService | None = None
     control: ControlServer | None = None
@@ -85,12 +106,16 @@ def serve(
         )
         worker.job_lock = service.write_lock
         service.start()
+        if web:
+            web_app = start_web(st, web)
         control = ControlServer(st.directory, worker)
         control.start()
         click.echo(
             f"Serving {st.id} of hall {st.config.hall} on https://{address}:{service.port}",
             err=True,
         )
+        if web_app is not None:
+            click.echo(f"The manager's phone: {web_app.url} (pair with 'booth web pair')", err=True)
         try:
             while not stop.wait(0.5):
                 pass
@@ -99,6 +124,8 @@ def serve(
     finally:
         if control is not None:
             control.stop()
+        if web_app is not None:
+            web_app.stop()
         if service is not None:
             service.stop()
         worker.stop()

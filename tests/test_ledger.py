@@ -87,6 +87,7 @@ def test_migrations_are_recorded_and_not_rerun(station: Station) -> None:
         "m005_sync_state",
         "m006_peer_heads",
         "m007_requests",
+        "m010_web_access",
     ]
     assert migrations.pending(station.ledger.db) == []
 

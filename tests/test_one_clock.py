@@ -20,7 +20,7 @@ from pos.services.devices_rental import faces_receipt
 from pos.services.station import LEDGER_FILE, Station, StationConfig
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("pos", "kiosk", "hardware", "sync")
+PACKAGES = ("pos", "kiosk", "hardware", "sync", "web")
 THE_CLOCK = "pos/clock.py"
 
 # Still reading the wall time: sync/ is being moved onto pos.clock in its own change, which

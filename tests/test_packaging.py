@@ -80,6 +80,9 @@ def test_build_makes_a_wheel_and_an_sdist(dist: Path) -> None:
     # the kiosk's Spanish catalog ships compiled (issue #20), and the acceptor drivers register
     assert "kiosk/locale/es/LC_MESSAGES/booth.mo" in names
     assert "ssp = hardware.acceptor.ssp_driver:from_spec" in entry_points
+    # the manager's phone: its package, the assets it serves from the wheel, its entry points
+    assert {"web/server.py", "web/assets/app.js", "web/assets/app.css"} <= names
+    assert "https = web.server:start_web" in entry_points
     with tarfile.open(dist / f"booth-{__version__}.tar.gz") as sdist:
         members = {m.name.split("/", 1)[-1] for m in sdist.getmembers()}
     assert {"pyproject.toml", "README.md", "pos/cli/main.py"} <= members

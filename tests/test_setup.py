@@ -28,6 +28,9 @@ POUCH = TESTS / "sync" / "pouch"
 #: Every program the tests run, and the Debian package that has it (where it is run).
 PROGRAMS = {
     "bash": "bash",  # test_packaging: build-deb.sh, install.sh, uninstall.sh
+    "certutil": "libnss3-tools",  # web/phone.py: chromium trusts the hall's web CA
+    "chromedriver": "chromium-driver",  # web/phone.py: Selenium drives chromium
+    "chromium": "chromium",  # web/phone.py: the manager's phone in a real browser
     "dpkg-deb": "dpkg",  # test_packaging: the Debian package
     "dpkg-query": "dpkg",  # test_setup: which package has a program
     "ip": "iproute2",  # sync/netns.py: network namespaces

@@ -69,6 +69,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
     from kiosk.ui.screens.manager_program import ProgramScreen
+    from kiosk.ui.screens.manager_phone import PhoneScreen
 
     screens = [
         ManagerLoginScreen,
@@ -80,6 +81,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         RosterScreen,
         SessionScreen,
         BooksScreen,
+        PhoneScreen,
     ]
     tabs = [
         Tab("dashboard", "Today"),
@@ -89,6 +91,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         Tab("roster", "Roster"),
         Tab("session", "Session"),
         Tab("books", "Books"),
+        Tab("phone", "Phones"),
     ]
     return [s(front) for s in screens], tabs, "dashboard"
 

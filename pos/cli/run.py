@@ -69,6 +69,12 @@ def _size(text: str) -> tuple[int, int]:
     help="Also run LAN sync beside the UI, as `booth serve` does (e.g. 127.0.0.1:8701).",
 )
 @click.option("--peer", "peers", multiple=True, help="A peer's sync URL (with --serve).")
+@click.option(
+    "--web",
+    metavar="ADDRESS:PORT",
+    help="Also serve the manager's phone, the read-only web app over HTTPS, as "
+    "`booth serve --web` does (e.g. 0.0.0.0:8443).",
+)
 @click.option("--no-discovery", is_flag=True, help="With --serve: only the --peer list.")
 @click.option(
     "--frontend", default=DEFAULT_FRONTEND, show_default=True, help="Which front end to start."
@@ -85,6 +91,7 @@ def run(
     screenshot: Path | None,
     serve: str | None,
     peers: tuple[str, ...],
+    web: str | None,
     no_discovery: bool,
     frontend: str,
 ) -> None:
@@ -107,5 +114,6 @@ def run(
         serve=serve,
         peers=peers,
         discover=not no_discovery,
+        **({"web": web} if web else {}),
     )
     ctx.exit(int(code or 0))

@@ -9,7 +9,7 @@ from datetime import date
 from pos.domain.typed import UnreadableInput, parse_date
 
 STATION_ROLES = ("manager", "booth", "kiosk")
-STAFF_ROLES = ("seller", "redeemer", "manager", "inspector")
+STAFF_ROLES = ("seller", "redeemer", "manager", "inspector", "treasurer")
 
 _STATION_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 _BADGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")

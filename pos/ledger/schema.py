@@ -107,3 +107,20 @@ def m007_requests(db: Database) -> None:
         "CREATE TABLE requests (request_id TEXT PRIMARY KEY, origin TEXT, first_seq INTEGER, "
         "last_seq INTEGER, claimed_at TEXT, exit_code INTEGER, answer TEXT)"
     )
+
+
+@migrations()
+def m010_web_access(db: Database) -> None:
+    # The manager's phone (`booth serve --web`): one-time pairing links and the signed-in
+    # sessions they opened, each limited to a role and revocable. Local to this station: never
+    # an event, never replicated (a session is good only at the station that serves it).
+    db.execute(
+        "CREATE TABLE web_pairings (token_hash TEXT PRIMARY KEY, role TEXT NOT NULL, "
+        "created_at TEXT NOT NULL, expires_at TEXT NOT NULL, used_at TEXT, failures INTEGER "
+        "NOT NULL DEFAULT 0)"
+    )
+    db.execute(
+        "CREATE TABLE web_sessions (id TEXT PRIMARY KEY, role TEXT NOT NULL, badge TEXT NOT "
+        "NULL, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, revoked_at TEXT, "
+        "revoked_by TEXT)"
+    )

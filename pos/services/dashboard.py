@@ -1,0 +1,193 @@
+"""What the manager's phone shows, read-only: the day report's figures (the very dict `booth
+report day --json` prints, so the two always agree), each deal against its ideal with its
+winners left, the stations (last contact, events behind, printer and dispenser faults), the
+exceptions waiting, and cash: drawer counts, variances and deposits due.
+
+No player identity and no W-2G data leaves here: exception texts name "a player" instead of the
+player, and the day report's parts that name buyers are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from pos.domain.hlc import Stamp
+from pos.domain.money import format_amount, parse_amount
+from pos.ledger import heads, replication
+from pos.ledger import web_access as web_read
+from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import hall as hall_read
+from pos.services import deals as deal_service
+from pos.services import exceptions as exception_service
+from pos.services import reports
+from pos.services.station import Station
+
+_PLAYER = re.compile(r"\bplayer\s+\S+?(?=[\s,;:)]|$)", re.IGNORECASE)
+#: exception kinds whose subject names a buyer (a player): shown by deal only
+_BUYER_SUBJECTS = {"near-match"}
+#: the parts of the day report the phone shows (the rest names buyers or is for the inspector)
+REPORT_KEYS = (
+    "training",
+    "organisation",
+    "date",
+    "sessions",
+    "gross",
+    "prizes_paid",
+    "net",
+    "products",
+    "rentals",
+    "vouchers",
+    "voids",
+    "cash",
+    "hourly",
+)
+
+
+def hide_players(text: str) -> str:
+    """`text` with every "player CODE" written as "a player"."""
+    return _PLAYER.sub("a player", text)
+
+
+def dashboard(st: Station, *, day: str | None = None) -> dict[str, Any]:
+    report = reports.day_report(st, day, None)
+    conn = st.ledger.conn
+    return {
+        "station": st.id,
+        "hall": st.config.hall,
+        "version": replication.update_seq(conn),
+        "report": {k: report[k] for k in REPORT_KEYS},
+        "deals": _deals(st, report),
+        "stations": stations(st, report),
+        "exceptions": _exceptions(st),
+        "cash": _cash(st, report),
+    }
+
+
+def _deals(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
+    today = {d["serial"]: d for d in report["deals"]}
+    shown = [
+        row["serial"]
+        for row in deals_read.deal_list(st.ledger.conn)
+        if row["state"] in ("in-play", "carried-over")
+    ]
+    serials = sorted(set(shown) | set(today))
+    out = []
+    for serial in serials:
+        summary = deal_service.deal_summary(st, serial)
+        out.append(
+            {
+                "serial": serial,
+                "name": summary["name"],
+                "game": summary["game"],
+                "state": summary["state"],
+                "holder": summary["holder"],
+                "tickets": summary["tickets"],
+                "tickets_sold": summary["tickets_sold"],
+                "ideal_gross": summary["ideal_gross"],
+                "ideal_net": summary["ideal_net"],
+                "gross": summary["gross"],
+                "prizes_paid": summary["prizes_paid"],
+                "net": summary["net"],
+                "today_gross": today[serial]["gross"] if serial in today else "0.00",
+                "winners_left": sum(int(t["left"]) for t in summary["tiers"]),
+                "tiers": summary["tiers"],
+            }
+        )
+    return out
+
+
+def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each station: last contact from here, events behind (as it last said), faults."""
+    conn = st.ledger.conn
+    contacts = replication.last_contacts(conn)
+    told: dict[str, dict[str, int]] = {}
+    for peer in replication.peers(conn):
+        if peer["station"] and peer["heads"]:
+            told[peer["station"]] = {k: int(v) for k, v in peer["heads"].items()}
+    printer = web_read.printer_faults(conn)
+    dispenser = web_read.dispenser_faults(conn, report["sessions"])
+    out = []
+    for name, role in hall_read.stations(conn):
+        held = heads.last_seq(conn, name)
+        last_contact, last_error = contacts.get(name, (None, None))
+        own = name == st.id
+        theirs = told.get(name, {}).get(name)
+        out.append(
+            {
+                "station": name,
+                "role": role,
+                "this_station": own,
+                "last_contact": None if own else last_contact,
+                "last_error": None if own else last_error,
+                "events_held": held,
+                "events_behind": 0 if own or theirs is None else max(0, theirs - held),
+                "printer_faults": [
+                    {"receipt": r["number"], "error": r["last_error"]}
+                    for r in printer
+                    if r["station"] == name
+                ],
+                "dispenser_faults": [
+                    {
+                        "receipt": r["receipt"],
+                        "fault": r["fault"]
+                        or f"gave {r['qty']} of {r['requested']} tickets (the rest credited)",
+                        "at": Stamp.parse(r["hlc"]).instant.isoformat(timespec="seconds"),
+                    }
+                    for r in dispenser
+                    if r["station"] == name
+                ],
+            }
+        )
+    return out
+
+
+def _exceptions(st: Station) -> list[dict[str, Any]]:
+    return [
+        {
+            "exception": e["exception"],
+            "kind": e["kind"],
+            "subject": (e["serial"] or "")
+            if e["kind"] in _BUYER_SUBJECTS
+            else hide_players(e["subject"]),
+            "detail": hide_players(e["detail"]),
+            "hlc": e["hlc"],
+        }
+        for e in exception_service.open_exceptions(st)
+    ]
+
+
+def _cash(st: Station, report: dict[str, Any]) -> dict[str, Any]:
+    """Drawer counts and variances (the day report's), and what is due at the bank.
+
+    Deposits: until the hall records deposits, what is due is the cash counted in the drawers
+    (or, where none was counted yet, what the ledger expects in them), by the deposit-by date of
+    the 48-hour rule (reports.deadlines). `deposits_due` is the one place a deposits model
+    plugs in."""
+    return {"drawers": report["cash"], "deposits": deposits_due(st, report)}
+
+
+def deposits_due(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
+    """What is due at the bank: {date, amount, deposit_by, basis} each. The extension point for
+    the hall's deposits model (branch h-books: books_deposits.reminders(st, today) lists the
+    closed sessions not yet deposited, each with its due date and what it should hold): until
+    then, today's drawers by the 48-hour rule's deposit-by date."""
+    if not report["cash"]:
+        return []
+    cents = sum(
+        parse_amount(
+            d["counted"] if d["counted"] is not None else d["expected"], "amount", allow_zero=True
+        )
+        for d in report["cash"]
+    )
+    counted = all(d["counted"] is not None for d in report["cash"])
+    _, deposit_by = reports.deadlines(date.fromisoformat(report["date"]))
+    return [
+        {
+            "date": report["date"],
+            "amount": format_amount(cents),
+            "deposit_by": deposit_by.isoformat(),
+            "basis": "counted" if counted else "expected (not all drawers counted)",
+        }
+    ]

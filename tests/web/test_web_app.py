@@ -1,0 +1,296 @@
+"""The manager's phone without a browser: PINs, pairing links, session cookies, the dashboard's
+figures against the day report, and a crawler over every route and method (nothing writes)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import sqlite3
+import ssl
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from pos.clock import FixedClock
+from pos.domain.pins import hash_pin, verify_pin
+from pos.services import dashboard, reports, web_access
+from pos.services import hall as hall_service
+from pos.services.station import Station
+from tests.conftest import TRAINING_NOW
+from tests.halls import Hall, flare
+from tests.web.phone import request, set_pin
+from web import render
+from web import server as web_server
+from web.server import PAIR_ROUTES, ROUTES, SIGNIN, WebApp
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND")
+PIN = "4321"
+
+
+def _station(hall: Hall) -> Station:
+    return Station(hall.directory, environ={"BOOTH_NOW": TRAINING_NOW})
+
+
+@pytest.fixture
+def serving(selling: Hall) -> Iterator[tuple[Hall, WebApp, ssl.SSLContext]]:
+    assert selling("sell", "A123456", "--qty", "3", "--as", "S1").exit_code == 0
+    with _station(selling) as st:
+        set_pin(st, "M1", PIN, "M1")
+    st = _station(selling)
+    app = WebApp(st, "127.0.0.1:0")
+    app.start()
+    context = ssl.create_default_context(cadata=app.ca_pem.decode())
+    try:
+        yield selling, app, context
+    finally:
+        app.stop()
+        st.close()
+
+
+def _sign_in(hall: Hall, app: WebApp, context: ssl.SSLContext) -> str:
+    link = web_access.create_pairing(app.station, "manager", operator="M1")["url"]
+    token = link.rsplit("/", 1)[1]
+    answer = request(
+        f"{app.url}{SIGNIN}",
+        "POST",
+        context=context,
+        body=f"token={token}&badge=M1&pin={PIN}".encode(),
+    )
+    assert answer.status == 303
+    return answer.headers["set-cookie"].split(";")[0].split("=", 1)[1]
+
+
+def test_a_pin_is_a_slow_salted_hash_checked_exactly() -> None:
+    stored = hash_pin("2468")
+    assert stored.startswith("scrypt$16384$8$1$") and "2468" not in stored
+    assert hash_pin("2468") != stored  # salted
+    assert verify_pin("2468", stored)
+    assert not verify_pin("2469", stored)
+    assert not verify_pin("2468", "")
+    assert not verify_pin("2468", stored.replace("scrypt", "md5"))
+    assert not verify_pin("2468", "scrypt$99999999$8$1$00$00")
+
+
+def test_a_pairing_link_expires_and_opens_one_session(station: Station) -> None:
+    set_pin(station, "M1", PIN, "M1")
+    t0 = datetime(2026, 12, 3, 4, 0, tzinfo=UTC)
+    made = web_access.create_pairing(
+        station, "manager", operator="M1", base_url="https://h:1", ttl=60, clock=FixedClock(t0)
+    )
+    token = made["url"].rsplit("/", 1)[1]
+    late = FixedClock(t0 + timedelta(seconds=61))
+    with pytest.raises(web_access.SignInRefused, match="expired"):
+        web_access.sign_in(station, token, "M1", PIN, clock=late)
+    made = web_access.create_pairing(
+        station, "manager", operator="M1", base_url="https://h:1", clock=FixedClock(t0)
+    )
+    token = made["url"].rsplit("/", 1)[1]
+    with pytest.raises(web_access.SignInRefused, match="not right"):
+        web_access.sign_in(station, token, "M1", "1111", clock=FixedClock(t0))
+    with pytest.raises(web_access.SignInRefused, match="not right"):
+        web_access.sign_in(station, token, "S1", PIN, clock=FixedClock(t0))  # not a manager
+    session, cookie = web_access.sign_in(station, token, "M1", PIN, clock=FixedClock(t0))
+    assert session.role == "manager"
+    with pytest.raises(web_access.SignInRefused, match="used"):
+        web_access.sign_in(station, token, "M1", PIN, clock=FixedClock(t0))
+    # the cookie: good until it expires, refused when altered or revoked
+    assert web_access.check_cookie(station, cookie, clock=FixedClock(t0)) == session
+    sid, expires, mac = cookie.split(".")
+    assert web_access.check_cookie(station, f"{sid}.{int(expires) + 9}.{mac}") is None
+    assert web_access.check_cookie(station, f"{sid}x.{expires}.{mac}") is None
+    after = FixedClock(t0 + timedelta(seconds=web_access.SESSION_TTL + 1))
+    assert web_access.check_cookie(station, cookie, clock=after) is None
+    assert web_access.revoke(station, session.id, operator="M1") == [session.id]
+    assert web_access.check_cookie(station, cookie, clock=FixedClock(t0)) is None
+
+
+def test_five_wrong_pins_burn_the_link(station: Station) -> None:
+    set_pin(station, "M1", PIN, "M1")
+    made = web_access.create_pairing(station, "manager", operator="M1", base_url="https://h:1")
+    token = made["url"].rsplit("/", 1)[1]
+    for _ in range(web_access.MAX_FAILURES):
+        with pytest.raises(web_access.SignInRefused):
+            web_access.sign_in(station, token, "M1", "0000")
+    with pytest.raises(web_access.SignInRefused, match="too often"):
+        web_access.sign_in(station, token, "M1", PIN)
+
+
+def test_the_dashboard_shows_the_day_reports_figures(selling: Hall) -> None:
+    assert selling("sell", "A123456", "--qty", "5", "--as", "S1").exit_code == 0
+    with _station(selling) as st:
+        data = dashboard.dashboard(st)
+        report = reports.day_report(st)
+    assert data["report"] == {k: report[k] for k in dashboard.REPORT_KEYS}
+    assert [d["serial"] for d in data["deals"]] == ["A123456"]
+    assert data["deals"][0]["gross"] == report["deals"][0]["gross"]
+    assert data["deals"][0]["winners_left"] > 0
+
+
+def test_exception_texts_name_no_player() -> None:
+    text = "counterfeit (presented by player P-1001, at badge S1)"
+    assert dashboard.hide_players(text) == "counterfeit (presented by a player, at badge S1)"
+    assert "P-77" not in dashboard.hide_players("player P-77 has presented 9 winners")
+
+
+def _links(html: str) -> set[str]:
+    return set(re.findall(r'(?:href|action|src)="([^"]+)"', html))
+
+
+def _tables(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
+    finally:
+        conn.close()
+
+
+def _first_event(url: str, context: ssl.SSLContext, cookie: str) -> tuple[int, bytes]:
+    parts = urlsplit(url)
+    conn = http.client.HTTPSConnection(parts.hostname or "", parts.port, context=context)
+    try:
+        conn.request("GET", "/live", headers={"Cookie": f"{web_access.COOKIE}={cookie}"})
+        answer = conn.getresponse()
+        return answer.status, answer.fp.readline() + answer.fp.readline()
+    finally:
+        conn.close()
+
+
+def test_no_route_writes_a_crawler_over_every_route_and_method(
+    serving: tuple[Hall, WebApp, ssl.SSLContext],
+) -> None:
+    hall, app, context = serving
+    cookie = _sign_in(hall, app, context)
+    ledger = hall.directory / "ledger.db"
+    link = web_access.create_pairing(app.station, "manager", operator="M1")["url"]
+    token = link.rsplit("/", 1)[1]
+    pair_routes = [p.format(token=token) for p in PAIR_ROUTES]
+    before = _tables(ledger)
+
+    # every link on every page is a known route: the crawl covers the whole app
+    seen: set[str] = set()
+    for path in (*ROUTES, *pair_routes):
+        if path == "/live":
+            continue
+        answer = request(app.url + path, context=context, cookie=cookie)
+        assert answer.status == 200, (path, answer.status)
+        if answer.headers["content-type"].startswith("text/html"):
+            seen |= _links(answer.body.decode())
+    assert seen <= {*ROUTES, *pair_routes, SIGNIN}, seen - {*ROUTES, *pair_routes, SIGNIN}
+    status, first = _first_event(app.url, context, cookie)
+    assert status == 200 and first.startswith(b"event: update")
+
+    for path in (*ROUTES, *pair_routes, SIGNIN, "/nothing-here", "/report"):
+        for method in METHODS:
+            if path == "/live" and method == "GET":
+                continue  # a stream: read above
+            for who in (cookie, None):
+                body = b"token=x&badge=M1&pin=0000" if method == "POST" else None
+                answer = request(app.url + path, method, context=context, cookie=who, body=body)
+                if method in ("GET", "HEAD"):
+                    if path.startswith("/pair/"):
+                        expected = {200}  # the link authenticates these, while it is good
+                    elif path == SIGNIN or path in ("/nothing-here", "/report"):
+                        expected = {404, 401}
+                    else:
+                        expected = {200} if who else {401}
+                elif method == "POST" and path == SIGNIN:
+                    expected = {403, 429}  # a token that is no link; then rate-limited
+                else:
+                    expected = {405}
+                assert answer.status in expected, (method, path, who, answer.status)
+                if answer.status == 405:
+                    assert answer.headers["allow"] == "GET, HEAD"
+                if who is None and answer.status == 200:
+                    assert path.startswith("/pair/")
+    # nothing was written: not an event, not a session, not a row
+    assert _tables(ledger) == before
+    assert web_server.SIGNIN_LIMIT == 5
+
+
+def test_sign_in_is_rate_limited_per_address(
+    serving: tuple[Hall, WebApp, ssl.SSLContext],
+) -> None:
+    _, app, context = serving
+    codes = [
+        request(
+            f"{app.url}{SIGNIN}", "POST", context=context, body=b"token=nope&badge=M1&pin=1111"
+        ).status
+        for _ in range(web_server.SIGNIN_LIMIT + 2)
+    ]
+    assert codes == [403] * web_server.SIGNIN_LIMIT + [429, 429]
+
+
+def test_the_pages_say_nothing_of_players_or_w2g(
+    serving: tuple[Hall, WebApp, ssl.SSLContext],
+) -> None:
+    hall, app, context = serving
+    cookie = _sign_in(hall, app, context)
+    for path in ("/", "/data.json"):
+        text = request(app.url + path, context=context, cookie=cookie).body.decode().lower()
+        for word in ("w2g", "w-2g", "buyer", "date_of_birth", "tin"):
+            assert re.search(rf"\b{word}\b", text) is None, (path, word)
+    answer = request(app.url + "/", context=context, cookie=cookie)
+    policy = answer.headers["content-security-policy"]
+    assert "default-src 'none'" in policy and "unsafe-inline" not in policy
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_a_kiosks_dispenser_jam_and_printer_fault_show_on_its_station(
+    hall: Hall, tmp_path: Path
+) -> None:
+    assert hall.receive(flare()).exit_code == 0
+    registered = hall("player", "register", "C-ADULT", "--dob", "1980-01-01", "--initials", "AB")
+    assert registered.exit_code == 0
+    assert hall("session", "open").exit_code == 0
+    with _station(hall) as st:
+        bundle = hall_service.add_station(st, name="kiosk-1", role="kiosk", operator="M1")
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(bundle))
+    hall_service.join(tmp_path / "kiosk-1", path, environ={"BOOTH_NOW": TRAINING_NOW})
+    kiosk = Hall(tmp_path / "kiosk-1", hall.tmp)
+    assert kiosk("deal", "open", "A123456", "--bin", "col-1").exit_code == 0
+    assert kiosk("house", "set", "kiosk-pull-tab-sales", "on").exit_code == 0
+    assert kiosk("dispenser", "set", "sim:jam-every=3").exit_code == 0
+    sold = kiosk("sell", "A123456", "--qty", "5", "--buyer", "C-ADULT", "--json")
+    assert sold.exit_code == 0, sold.stderr
+    with Station(kiosk.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        receipt = int(sold.json["receipt"])
+        with st.ledger.transaction():
+            st.append("PrintFailed", {"receipt": receipt, "error": "paper out"})
+        data = dashboard.dashboard(st)
+    station = next(s for s in data["stations"] if s["station"] == "kiosk-1")
+    assert [f["receipt"] for f in station["dispenser_faults"]] == [receipt]
+    assert station["dispenser_faults"][0]["fault"] == "gave 2 of 5 tickets (the rest credited)"
+    assert station["printer_faults"] == [{"receipt": receipt, "error": "paper out"}]
+    page = render.fragment(data, "manager")
+    assert "paper out" in page and "dispenser: receipt" in page
+    assert "C-ADULT" not in page and "C-ADULT" not in json.dumps(data)
+
+
+def test_serving_every_address_names_the_lan_address_in_link_and_certificate(
+    station: Station,
+) -> None:
+    from cryptography import x509
+
+    app = WebApp(station, "0.0.0.0:0")
+    host = app.public_host
+    assert host not in ("0.0.0.0", "")
+    app.start()
+    try:
+        assert app.url.startswith(f"https://{host}:")
+        assert web_access.served_url(station.directory) == app.url
+        pem = (station.directory / "tls" / "web-cert.pem").read_bytes()
+        cert = x509.load_pem_x509_certificates(pem)[0]
+        names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        assert host in {str(ip) for ip in names.get_values_for_type(x509.IPAddress)}
+        issuer = x509.load_pem_x509_certificate(app.ca_pem)
+        assert cert.issuer == issuer.subject
+        cert.verify_directly_issued_by(issuer)
+    finally:
+        app.stop()
+    assert web_access.served_url(station.directory) is None

@@ -1,0 +1,46 @@
+"use strict";
+(function () {
+  var dash = document.getElementById("dash");
+  var status = document.getElementById("status");
+  if (!dash || !status || !window.EventSource) { return; }
+  var lastHeard = null, lastUpdate = null, stale = false;
+  function clock(d) { return d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}); }
+  function show(text, isStale) {
+    status.textContent = text;
+    status.className = isStale ? "status stale" : "status";
+    stale = isStale;
+  }
+  function staleSince() {
+    var since = lastUpdate || lastHeard;
+    show("Not live: figures as of " + (since ? clock(since) : "loading") + ", reconnecting...", true);
+  }
+  var source = new EventSource("/live");
+  source.addEventListener("update", function (e) {
+    var data = JSON.parse(e.data);
+    lastHeard = lastUpdate = new Date();
+    if (data.version !== dash.getAttribute("data-version")) {
+      dash.innerHTML = data.html;
+      dash.setAttribute("data-version", data.version);
+    }
+    var late = data.stale || [];
+    if (late.length) {
+      show("Live, but " + late.join("; "), true);
+    } else {
+      show("Live: updated " + clock(lastUpdate), false);
+    }
+  });
+  source.addEventListener("beat", function () {
+    lastHeard = new Date();
+    if (stale && lastUpdate && status.textContent.indexOf("Not live") === 0) {
+      show("Live: updated " + clock(lastUpdate), false);
+    }
+  });
+  source.addEventListener("signed-out", function () {
+    source.close();
+    show("Signed out: this phone's session ended. Pair it again.", true);
+  });
+  source.onerror = function () { staleSince(); };
+  setInterval(function () {
+    if (lastHeard && Date.now() - lastHeard.getTime() > 12000) { staleSince(); }
+  }, 2000);
+})();
