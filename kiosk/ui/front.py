@@ -15,8 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk import usb
-from kiosk import i18n
+from kiosk import i18n, usb
 from kiosk.cash import CashDesk
 from kiosk.runtime import DeviceState, StationRuntime
 from kiosk.ui.bridge import UiPoster

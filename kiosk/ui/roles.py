@@ -68,8 +68,8 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_deals import DealsScreen
     from kiosk.ui.screens.manager_exceptions import ExceptionsScreen
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
-    from kiosk.ui.screens.manager_program import ProgramScreen
     from kiosk.ui.screens.manager_phone import PhoneScreen
+    from kiosk.ui.screens.manager_program import ProgramScreen
 
     screens = [
         ManagerLoginScreen,

@@ -26,9 +26,8 @@ from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
-from pos.services import bingo_report, books_cash, books_day
-from pos.services import report_warnings
-from pos.services.current_session import hall_date, open_session_now
+from pos.services import bingo_report, books_cash, books_day, report_warnings
+from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
 from pos.services.raffle_report import add_to_day_report as add_raffles
 from pos.services.station import Station

@@ -17,8 +17,22 @@ from pos.ledger.projections.signon import SIGNON
 from pos.ledger.projections.winners import WINNERS
 
 ALL = ProjectionSet(
-    [HALL, DEALS, PLAYERS, WINNERS, ROSTER, RECEIPTS, DEVICES, CLOSING, CASH, BINGO, RAFFLE, BOOKS,
-     SIGNON, KIOSK_CASH]
+    [
+        HALL,
+        DEALS,
+        PLAYERS,
+        WINNERS,
+        ROSTER,
+        RECEIPTS,
+        DEVICES,
+        CLOSING,
+        CASH,
+        BINGO,
+        RAFFLE,
+        BOOKS,
+        SIGNON,
+        KIOSK_CASH,
+    ]
 )
 
 __all__ = ["ALL", "Handler", "Projection", "ProjectionSet"]
