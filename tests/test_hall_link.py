@@ -15,7 +15,7 @@ import pytest
 from pos.clock import FixedClock
 from pos.domain.hall_link import PeerSeen, behind_text, link
 from pos.ledger import heads, replication
-from pos.services import reports, sessions
+from pos.services import books_cash, reports, sessions
 from pos.services.demo import DEMO_START, run_demo
 from pos.services.replicate import pull
 from pos.services.station import Station
@@ -101,7 +101,7 @@ def test_day_report_warns_of_a_drawer_counted_before_its_events_are_in(
     shutil.copytree(demo, hall)
     clock = FixedClock(DEMO_START + timedelta(hours=1))
     with Station(hall / "manager", clock=clock) as st:
-        reports.drawer_count(st, "$61.00", station="booth-1", operator="M100")  # as typed
+        books_cash.count(st, "$61.00", station="booth-1", operator="M100")  # as typed
         [warning] = reports.day_report(st, "2026-11-28")["warnings"]
     assert warning["station"] == "booth-1" and warning["counted"] == "61.00"
     assert "its close for 2026-11-28/1 is not here yet" in warning["message"]
