@@ -18,6 +18,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kiosk import i18n, usb
 from kiosk.cash import CashDesk
 from kiosk.runtime import DeviceState, StationRuntime
+from kiosk.ui import theme as t
 from kiosk.ui.bridge import UiPoster
 from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
 from kiosk.ui.theme import rgba, theme
@@ -42,17 +43,22 @@ class NavBar(Row):
     def __init__(self, tabs: list[Tab], go: Callable[[str], None], log_out: Callable[[], None]):
         super().__init__()
         self.buttons: dict[str, TouchButton] = {}
+        # Eight or more tabs at 800 px: body-size labels, so none is shortened.
+        size = t.BODY if len(tabs) > 7 else t.LARGE
         for tab in tabs:
             button = TouchButton(
                 tab.label,
                 on_press=partial(go, tab.screen),
                 colour=common.PANEL_HI,
                 ident=f"tab-{tab.screen}",
+                size=size,
             )
             button.size_hint_x = _share(tab.label)
             self.buttons[tab.screen] = button
             self.add_widget(button)
-        logout = TouchButton("Log out", on_press=log_out, colour=common.OFF, ident="logout")
+        logout = TouchButton(
+            "Log out", on_press=log_out, colour=common.OFF, ident="logout", size=size
+        )
         logout.size_hint_x = _share("Log out")
         self.add_widget(logout)
 
