@@ -313,6 +313,9 @@ def _check(idle: Path, live: Path) -> None:
     assert (live / "q4.xlsx").read_bytes()[:2] == b"PK" and (live / "q4.csv").read_text()
 
 
+# 126 commands run twice each (idle and live) in their own processes: a hang guard, not a
+# speed target, above pytest's default 300 s.
+@pytest.mark.timeout(1200)
 def test_every_command_beside_booth_serve(demo: Path, tmp_path: Path) -> None:
     idle, live = _copy(demo, tmp_path / "idle"), _copy(demo, tmp_path / "live")
     peer = tmp_path / "peer"
@@ -332,6 +335,9 @@ def test_every_command_beside_booth_serve(demo: Path, tmp_path: Path) -> None:
         _check(idle, live)
 
 
+# 126 commands run twice each (idle and live) in their own processes: a hang guard, not a
+# speed target, above pytest's default 300 s.
+@pytest.mark.timeout(1200)
 def test_every_command_beside_the_touch_screen(demo: Path, tmp_path: Path) -> None:
     idle, live = _copy(demo, tmp_path / "idle"), _copy(demo, tmp_path / "live")
     with ExitStack() as owners:
