@@ -8,6 +8,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pos.services import books_quarter
 from pos.services.station import Station
 from tests.halls import Hall
@@ -52,6 +54,7 @@ def _play(hall: Hall) -> dict[str, Any]:
     return {"kept": kept, "announced": shown, "tickets": sold["tickets"]}
 
 
+@pytest.mark.rule("F2", "FEE")
 def test_the_quarter_counts_the_bingo_session_and_the_raffles(
     bingo_hall: Hall, raffle: Hall, tmp_path: Path
 ) -> None:
