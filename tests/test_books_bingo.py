@@ -161,3 +161,26 @@ def test_a_ticket_voided_in_a_later_quarter_comes_off_that_quarter(hall: Hall) -
     void_day = ok(hall("report", "day", "--date", "2027-01-04", "--json", **later))
     assert [p["gross"] for p in sold_day["products"] if p["line"] == RAFFLE_LINE] == ["4.00"]
     assert [p["gross"] for p in void_day["products"] if p["line"] == RAFFLE_LINE] == ["-2.00"]
+
+
+@pytest.mark.rule("F2")
+def test_a_raffle_prize_drawn_but_not_claimed_is_a_gap(raffle: Hall) -> None:
+    """The day report counts a raffle prize when it is drawn; the form counts it once it is
+    handed over, and lists one drawn and not handed over for a person to settle."""
+    ok(raffle("raffle", "sell", "QUILT26", "--qty", "2", *S, "--json"))
+    ok(raffle("raffle", "stubs", "QUILT26", "--count", "2", "--witness", "W1"))
+    ok(raffle("raffle", "draw", "QUILT26", "2", "--json"))
+    day = ok(raffle("report", "day", "--date", "2026-11-28", "--json"))
+    assert [p["prizes_paid"] for p in day["products"] if p["line"] == RAFFLE_LINE] == ["250.00"]
+    report = ok(raffle("report", "quarter", "--year", "2026", "--quarter", "4", "--json"))
+    line = next(x for x in books_quarter.lines_of(report) if x["key"] == "prizes.raffle")
+    assert line["cents"] == 0 and line["sources"] == []
+    [gap] = [g for g in report["gaps"] if g["line"] == "prizes.raffle"]
+    assert "raffle QUILT26 prize 1 (Handmade quilt, $250.00)" in gap["what"]
+    assert "booth raffle claim QUILT26 --place 1" in gap["what"]
+    ok(raffle("raffle", "claim", "QUILT26", "--place", "1", *S, "--json"))
+    claimed = ok(raffle("report", "quarter", "--year", "2026", "--quarter", "4", "--json"))
+    line = next(x for x in books_quarter.lines_of(claimed) if x["key"] == "prizes.raffle")
+    assert line["cents"] == 25_000
+    assert [s["kind"] for s in line["sources"]] == ["RafflePrizeClaimed"]
+    assert not [g for g in claimed["gaps"] if g["line"] == "prizes.raffle"]

@@ -67,6 +67,7 @@ def _bingo_and_raffles(
     period: books.Period,
     sessions: list[str],
     add: Callable[[str, int, dict[str, Any] | None], None],
+    gaps: list[dict[str, Any]],
 ) -> None:
     """The bingo session's receipts and prizes (the figures of the day report's bingo lines:
     paper and packs not returned, progressive paper, decision entries and fees, treasure chest
@@ -151,6 +152,16 @@ def _bingo_and_raffles(
                 f"raffle {raffle} place {place}: {description} (fair market value: {basis})",
             ),
         )
+    # the day report counts a raffle prize when it is drawn; the form, once it is handed over
+    for raffle, place, description, value, ticket in raffle_read.prizes_unclaimed(conn, low, high):
+        gaps.append(
+            {
+                "line": "prizes.raffle",
+                "what": f"raffle {raffle} prize {place} ({description}, "
+                f"${format_amount(int(value))}) was drawn for ticket {ticket} but is not "
+                f"recorded as claimed: `booth raffle claim {raffle} --place {place}`",
+            }
+        )
 
 
 def _figures(
@@ -195,7 +206,8 @@ def _figures(
             cents,
             _src(f"{origin}:{seq}", "prize paid", cents, f"{serial} {session}"),
         )
-    _bingo_and_raffles(st, period, sessions, add)
+    gaps: list[dict[str, Any]] = []
+    _bingo_and_raffles(st, period, sessions, add, gaps)
     add("prizes.by_check", 0, None)
     for key in books.EXPENSE_CATEGORIES:
         if key != "prizes-by-check":
@@ -215,7 +227,6 @@ def _figures(
             int(d["amount"]),
             _src(f"{d['origin']}:{d['seq']}", "DisbursementRecorded", int(d["amount"]), detail),
         )
-    gaps: list[dict[str, Any]] = []
     for key, on in (("cash.end", period.end), ("cash.start", period.start - timedelta(days=1))):
         if key not in wanted:
             continue

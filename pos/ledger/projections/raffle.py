@@ -292,3 +292,17 @@ def prize_claims(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[An
             (low, high),
         )
     ]
+
+
+def prizes_unclaimed(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[Any, ...]]:
+    """(raffle, place, description, fair market value in cents, ticket) of each raffle prize
+    drawn in [low, high) and not claimed (by now)."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT raffle, place, description, value, ticket FROM p_raffle_prizes "
+            "WHERE drawn_hlc >= ? AND drawn_hlc < ? AND claimed_hlc IS NULL "
+            "ORDER BY drawn_hlc, raffle, place",
+            (low, high),
+        )
+    ]
