@@ -98,6 +98,10 @@ def test_the_quarter_counts_the_bingo_session_and_the_raffles(
     assert lines["receipts.total"]["cents"] == hand["receipts.bingo"] + hand["receipts.raffle"]
     assert lines["prizes.total"]["cents"] == hand["prizes.bingo"] + hand["prizes.raffle"]
     assert len(report["sessions"]) == 1
+    # the audit fee's base is every gross receipt but electronic gaming's: 0.75% of $97.50
+    gross = hand["receipts.bingo"] + hand["receipts.raffle"]
+    assert lines["fee.base"]["cents"] == gross == 9_750
+    assert lines["fee.amount"]["cents"] == (gross * 75 + 5_000) // 10_000 == 73
 
     # Every figure traces to its events; the sources add up to the line.
     with sources.open() as handle:
