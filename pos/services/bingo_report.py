@@ -51,19 +51,39 @@ def _line(name: str, count: int, gross: int, prizes: int, **extra: Any) -> dict[
     }
 
 
+def paper_product(sale: bingo_read.PaperSale, progressive_series: set[str]) -> str:
+    """The product kind (pos.domain.books.PRODUCT_LINES) a paper or pack sale reports under:
+    progressive paper sold on its own is progressive bingo, the rest bingo paper."""
+    if not sale.pack and sale.series in progressive_series:
+        return "progressive-bingo"
+    return "bingo-paper"
+
+
+def prize_product(prize: bingo_read.PrizePaid) -> str | None:
+    """The product kind a bingo prize reports under (a progressive game played on as a regular
+    game, WINGO: traditional bingo, J5, I6), or None for a kind no line counts."""
+    if prize.kind in _TRADITIONAL or prize.as_regular:
+        return "bingo-paper"
+    if prize.kind == "progressive":
+        return "progressive-bingo"
+    if prize.kind == "decision":
+        return "decision-bingo"
+    return None
+
+
 def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
     conn = st.ledger.conn
     ss = list(sessions)
     progressive_series = {s.series for s in bingo_read.all_series(conn) if s.progressive}
     sales = bingo_read.paper_sales(conn, ss)
     kept = [s for s in sales if not s.returned]
-    paper_sales = [s for s in kept if s.pack or s.series not in progressive_series]
-    prog_sales = [s for s in kept if not s.pack and s.series in progressive_series]
+    paper_sales = [s for s in kept if paper_product(s, progressive_series) == "bingo-paper"]
+    prog_sales = [s for s in kept if paper_product(s, progressive_series) != "bingo-paper"]
     rentals, rental_gross = devices_read.rental_totals(conn, ss)
     prizes = bingo_read.prizes_paid(conn, ss)
-    traditional = [p for p in prizes if p.kind in _TRADITIONAL or p.as_regular]
-    progressive_won = [p for p in prizes if p.kind == "progressive" and not p.as_regular]
-    decision_prizes = [p for p in prizes if p.kind == "decision"]
+    traditional = [p for p in prizes if prize_product(p) == "bingo-paper"]
+    progressive_won = [p for p in prizes if prize_product(p) == "progressive-bingo"]
+    decision_prizes = [p for p in prizes if prize_product(p) == "decision-bingo"]
 
     def audits(chosen: list[bingo_read.PaperSale]) -> list[str]:
         by_series: dict[str, list[int]] = {}

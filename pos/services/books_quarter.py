@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 from datetime import date, timedelta
 from importlib import resources
 from pathlib import Path
@@ -21,8 +22,10 @@ from pos.domain import books
 from pos.domain.money import format_amount
 from pos.domain.rulebook import RULES
 from pos.errors import BadInput
+from pos.ledger.projections import bingo as bingo_read
 from pos.ledger.projections import books as books_read
-from pos.services import books_cash, books_deposits
+from pos.ledger.projections import raffle as raffle_read
+from pos.services import bingo_report, books_cash, books_deposits
 from pos.services.current_session import hall_date
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
@@ -57,6 +60,108 @@ def period_of(report: str, year: int, q: int | None) -> books.Period:
 
 def _src(event: str, kind: str, cents: int, detail: str) -> dict[str, Any]:
     return {"event": event, "kind": kind, "amount": cents, "detail": detail}
+
+
+def _bingo_and_raffles(
+    st: Station,
+    period: books.Period,
+    sessions: list[str],
+    add: Callable[[str, int, dict[str, Any] | None], None],
+    gaps: list[dict[str, Any]],
+) -> None:
+    """The bingo session's receipts and prizes (the figures of the day report's bingo lines:
+    paper and packs not returned, progressive paper, decision entries and fees, treasure chest
+    entries; bingo prizes paid, chests opened with a prize), and the raffles' (tickets sold less
+    voided, prizes claimed at their fair market value), each under the game type
+    pos.domain.books.PRODUCT_LINES names for its product."""
+    conn = st.ledger.conn
+
+    def line(kind: str) -> str:
+        return books.game_type(kind) or "bingo"  # every kind here is in PRODUCT_LINES
+
+    progressive = {s.series for s in bingo_read.all_series(conn) if s.progressive}
+    for sale in bingo_read.paper_sales(conn, sessions):
+        if sale.returned:
+            continue
+        what = f"pack {sale.pack}" if sale.pack else f"paper {sale.series}"
+        audits = " ".join(f"{i['series']} {i['first']}-{i['last']}" for i in sale.sheets)
+        add(
+            f"receipts.{line(bingo_report.paper_product(sale, progressive))}",
+            sale.amount,
+            _src(
+                f"{sale.origin}:{sale.seq}",
+                "PaperSold",
+                sale.amount,
+                f"{what} x{sale.qty} ({audits}) {sale.session}",
+            ),
+        )
+    for origin, seq, kind, session, game, count, cents in bingo_read.decision_events(
+        conn, sessions
+    ):
+        unit = "faces" if kind == "DecisionEntered" else "cards"
+        add(
+            f"receipts.{line('decision-bingo')}",
+            cents,
+            _src(f"{origin}:{seq}", kind, cents, f"decision game {game}, {count} {unit} {session}"),
+        )
+    for origin, seq, session, game, qty, cents in bingo_read.chest_sale_events(conn, sessions):
+        add(
+            f"receipts.{line('treasure-chest')}",
+            cents,
+            _src(f"{origin}:{seq}", "ChestSold", cents, f"chest game {game}, {qty} {session}"),
+        )
+    for prize in bingo_read.prizes_paid(conn, sessions):
+        kind = bingo_report.prize_product(prize)
+        if kind is None:
+            continue  # the day report counts it on no line either
+        add(
+            f"prizes.{line(kind)}",
+            prize.amount,
+            _src(
+                f"{prize.origin}:{prize.seq}",
+                "BingoPrizePaid",
+                prize.amount,
+                f"game {prize.game} {prize.name} ({prize.kind}) {prize.session}",
+            ),
+        )
+    for origin, seq, session, game, cents in bingo_read.chest_prize_events(conn, sessions):
+        add(
+            f"prizes.{line('treasure-chest')}",
+            cents,
+            _src(f"{origin}:{seq}", "ChestOpened", cents, f"chest game {game} {session}"),
+        )
+    # raffles are counted by the hall's days, as the day report counts them
+    low, _ = books_cash.day_bounds(st, period.start)
+    _, high = books_cash.day_bounds(st, period.end)
+    for origin, seq, kind, raffle, ticket, cents in raffle_read.ticket_events(conn, low, high):
+        add(
+            f"receipts.{line('raffle')}",
+            cents,
+            _src(f"{origin}:{seq}", kind, cents, f"raffle {raffle} ticket {ticket}"),
+        )
+    for origin, seq, raffle, place, description, value, basis in raffle_read.prize_claims(
+        conn, low, high
+    ):
+        add(
+            f"prizes.{line('raffle')}",
+            value,
+            _src(
+                f"{origin}:{seq}",
+                "RafflePrizeClaimed",
+                value,
+                f"raffle {raffle} place {place}: {description} (fair market value: {basis})",
+            ),
+        )
+    # the day report counts a raffle prize when it is drawn; the form, once it is handed over
+    for raffle, place, description, value, ticket in raffle_read.prizes_unclaimed(conn, low, high):
+        gaps.append(
+            {
+                "line": "prizes.raffle",
+                "what": f"raffle {raffle} prize {place} ({description}, "
+                f"${format_amount(int(value))}) was drawn for ticket {ticket} but is not "
+                f"recorded as claimed: `booth raffle claim {raffle} --place {place}`",
+            }
+        )
 
 
 def _figures(
@@ -101,6 +206,8 @@ def _figures(
             cents,
             _src(f"{origin}:{seq}", "prize paid", cents, f"{serial} {session}"),
         )
+    gaps: list[dict[str, Any]] = []
+    _bingo_and_raffles(st, period, sessions, add, gaps)
     add("prizes.by_check", 0, None)
     for key in books.EXPENSE_CATEGORIES:
         if key != "prizes-by-check":
@@ -120,7 +227,6 @@ def _figures(
             int(d["amount"]),
             _src(f"{d['origin']}:{d['seq']}", "DisbursementRecorded", int(d["amount"]), detail),
         )
-    gaps: list[dict[str, Any]] = []
     for key, on in (("cash.end", period.end), ("cash.start", period.start - timedelta(days=1))):
         if key not in wanted:
             continue

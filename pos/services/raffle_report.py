@@ -36,10 +36,18 @@ def day_lines(st: Station, low: str, high: str) -> list[dict[str, Any]]:
     return out
 
 
+def _signed(text: str) -> int:
+    """Cents of a line's amount: a day's gross is negative when it only voided tickets sold on
+    an earlier day."""
+    if text.startswith("-"):
+        return -parse_amount(text[1:], allow_zero=True)
+    return parse_amount(text, allow_zero=True)
+
+
 def product_line(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """The `raffles` line of the day report's `products`, in the shape of the others."""
-    gross = sum(parse_amount(line["gross"], allow_zero=True) for line in lines)
-    prizes = sum(parse_amount(line["prizes"], allow_zero=True) for line in lines)
+    gross = sum(_signed(line["gross"]) for line in lines)
+    prizes = sum(_signed(line["prizes"]) for line in lines)
     return {
         "line": PRODUCT_LINE,
         "tickets_sold": sum(line["tickets_sold"] - line["tickets_voided"] for line in lines),

@@ -1001,3 +1001,46 @@ def chest_games(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple
             (*ss, *ss),
         )
     ]
+
+
+# --- the state's figures, each with its event -----------------------------------------------------
+
+
+def decision_events(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(origin, seq, event type, session, game, faces or cards, cents) of each decision bingo
+    entry and round of fees in `sessions`."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT origin, seq, CASE what WHEN 'entry' THEN 'DecisionEntered' "
+            "ELSE 'DecisionFeesCollected' END, session, game, count, amount FROM p_decision "
+            f"WHERE session IN ({placeholders(sessions)}) ORDER BY session, origin, seq",
+            tuple(sessions),
+        )
+    ]
+
+
+def chest_sale_events(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(origin, seq, session, game, entries, cents) of each treasure chest sale in `sessions`."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT origin, seq, session, game, qty, amount FROM p_chest_sales "
+            f"WHERE session IN ({placeholders(sessions)}) ORDER BY session, origin, seq",
+            tuple(sessions),
+        )
+    ]
+
+
+def chest_prize_events(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple[Any, ...]]:
+    """(origin, seq, session, game, cents) of each treasure chest opened with a prize in
+    `sessions`."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT origin, seq, session, game, prize FROM p_chest_events "
+            f"WHERE what = 'outcome' AND prize > 0 AND session IN ({placeholders(sessions)}) "
+            "ORDER BY session, origin, seq",
+            tuple(sessions),
+        )
+    ]

@@ -248,3 +248,61 @@ def station_takings(conn: sqlite3.Connection, station: str, low: str, high: str)
         (station, low, high),
     ).fetchone()
     return int(row[0])
+
+
+# --- the state's figures, each with its event -----------------------------------------------------
+
+
+def ticket_events(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[Any, ...]]:
+    """(origin, seq, event type, raffle, ticket, cents) behind the raffle receipts of
+    [low, high): each ticket sold then and not voided then (+ its price), and each ticket voided
+    then that was sold before (- its price). A ticket sold and voided within the time counts
+    neither way, so the sum is the day reports' gross (sold less voided) over the same days."""
+    # events first (one pass over the log, no index on stamps), each looked up by its ticket
+    sold = (
+        "SELECT e.origin, e.seq, e.type, t.raffle, t.ticket, t.price, e.hlc "
+        "FROM events e CROSS JOIN p_raffle_tickets t ON t.raffle = json_extract(e.body, "
+        "'$.raffle') AND t.ticket = CAST(json_extract(e.body, '$.ticket') AS INTEGER) "
+        "WHERE e.type = 'RaffleTicketSold' AND e.hlc >= ?1 AND e.hlc < ?2 "
+        "AND t.station = e.origin AND t.sold_hlc = e.hlc "
+        "AND NOT coalesce(t.voided_hlc >= ?1 AND t.voided_hlc < ?2, 0)"
+    )
+    voided = (
+        "SELECT e.origin, e.seq, e.type, t.raffle, t.ticket, -t.price, e.hlc "
+        "FROM events e CROSS JOIN p_raffle_tickets t ON t.raffle = json_extract(e.body, "
+        "'$.raffle') AND t.ticket = CAST(json_extract(e.body, '$.ticket') AS INTEGER) "
+        "WHERE e.type = 'RaffleTicketVoided' AND e.hlc >= ?1 AND e.hlc < ?2 "
+        "AND t.voided_hlc = e.hlc AND NOT (t.sold_hlc >= ?1 AND t.sold_hlc < ?2)"
+    )
+    return [
+        tuple(r[:6])
+        for r in conn.execute(f"{sold} UNION ALL {voided} ORDER BY 7, 1, 2", (low, high))
+    ]
+
+
+def prize_claims(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[Any, ...]]:
+    """(origin, seq, raffle, place, description, fair market value in cents, its basis) of each
+    raffle prize claimed in [low, high)."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT claim_origin, claim_seq, raffle, place, description, value, basis "
+            "FROM p_raffle_prizes WHERE claimed_hlc >= ? AND claimed_hlc < ? "
+            "ORDER BY claimed_hlc, raffle, place",
+            (low, high),
+        )
+    ]
+
+
+def prizes_unclaimed(conn: sqlite3.Connection, low: str, high: str) -> list[tuple[Any, ...]]:
+    """(raffle, place, description, fair market value in cents, ticket) of each raffle prize
+    drawn in [low, high) and not claimed (by now)."""
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "SELECT raffle, place, description, value, ticket FROM p_raffle_prizes "
+            "WHERE drawn_hlc >= ? AND drawn_hlc < ? AND claimed_hlc IS NULL "
+            "ORDER BY drawn_hlc, raffle, place",
+            (low, high),
+        )
+    ]
