@@ -1,9 +1,10 @@
 """Issue #18: a scripted bingo session in a training hall, through the `booth` command.
 
 A program of 10 games (one decision bingo, one progressive game not won, one Treasure Chest
-Raffle and one game named for a raffle drawing), packs sold at the door from audit-numbered
-paper, and the day report and the reconciliation form checked against figures worked out here
-by hand. Then a refusal per rule, each exit 1 naming it.
+Raffle and one raffle drawing: its tickets sold during the session, one voided, the stubs counted
+before witnesses, its numbers drawn and a prize claimed), packs sold at the door from
+audit-numbered paper, and the day report and the reconciliation form checked against figures
+worked out here by hand. Then a refusal per rule, each exit 1 naming it.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from typing import Any
 
 import pytest
 
+from pos.services import receipts
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import Hall, refused
 
 S = ("--as", "S1")
+RAFFLE = "R-2026-11"
+QUILT = "Handmade quilt;250.00;appraisal by Riverside Quilters"
+GIFT_CARD = "Gift card;50.00;face value of the card"
 NEXT_DAY = "2026-11-29T23:00:00+00:00"  # 18:00 in the hall (America/New_York)
 
 PROGRAM: dict[str, Any] = {
@@ -44,7 +49,7 @@ PROGRAM: dict[str, Any] = {
          "house_rules": "The winner of the game named by the caller tries one key."},
         {"kind": "special", "name": "Special 2", "pattern": "picture frame", "paper": "SP",
          "prize": "200.00"},
-        {"kind": "raffle", "name": "50/50 Raffle drawing", "raffle": "R-2026-11"},
+        {"kind": "raffle", "name": "Holiday Raffle drawing", "raffle": RAFFLE},
     ],
     "products": [
         {"kind": "pack", "name": "Door"},
@@ -63,6 +68,14 @@ def pdf_text(path: Path) -> str:
     """A PDF's words, blanks and line breaks folded to one space (cells wrap)."""
     out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True)
     return " ".join(out.stdout.split())
+
+
+def pdf_layout(path: Path) -> str:
+    """A PDF's text with its columns kept in place, a table row on one line."""
+    out = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    )
+    return out.stdout
 
 
 def _program_file(tmp_path: Path, data: dict[str, Any], name: str = "program.json") -> Path:
@@ -154,9 +167,52 @@ def bingo_hall(hall: Hall, tmp_path: Path) -> Hall:
     return hall
 
 
+def _create_the_raffle(hall: Hall) -> None:
+    """Raffle R-2026-11, $5.00 a ticket, drawn on the session's day; its prizes at fair market
+    value with the basis for it (F2); a witness for the stub count."""
+    ok(hall("staff", "add", "--name", "Wendy Witness", "--badge", "W1", "--role", "seller",
+            "--dob", "1980-02-02"))  # fmt: skip
+    ok(hall("raffle", "create", RAFFLE, "--name", "Holiday raffle", "--drawing", "2026-11-28",
+            "--price", "5.00", "--prize", QUILT, "--prize", GIFT_CARD, "--json"))  # fmt: skip
+
+
+def _sell_raffle_tickets(hall: Hall, qty: int) -> list[dict[str, Any]]:
+    sold = ok(hall("raffle", "sell", RAFFLE, "--qty", str(qty), *S, "--json"))
+    assert sold["amount"] == f"{5 * qty}.00"
+    tickets: list[dict[str, Any]] = sold["tickets"]
+    return tickets
+
+
+def _ticket_code(hall: Hall, receipt: int) -> str:
+    """The QR code printed on a ticket's buyer's part, as the winner presents it."""
+    with Station(hall.directory, environ={"BOOTH_NOW": TRAINING_NOW}) as st:
+        code = receipts.receipt(st, st.id, receipt).qr
+    assert code, f"receipt {receipt} has no QR code"
+    return code
+
+
+def _draw_the_raffle(hall: Hall, tickets: list[dict[str, Any]]) -> None:
+    """Game 10: the stubs counted before two witnesses (11 = 12 sold less 1 voided, F1), then
+    the quilt and the gift card drawn, and the quilt claimed with the winning ticket's code."""
+    counted = ok(hall("raffle", "stubs", RAFFLE, "--count", "11", "--witness", "W1",
+                      "--witness", "S1", "--json"))  # fmt: skip
+    assert counted["witnesses"] == ["W1", "S1"]
+    quilt = ok(hall("raffle", "draw", RAFFLE, "7", "--json"))
+    assert (quilt["place"], quilt["ticket"]) == (1, "000007")
+    assert ok(hall("raffle", "draw", RAFFLE, "11", "--json"))["place"] == 2
+    seventh = next(t for t in tickets if t["ticket"] == 7)
+    code = _ticket_code(hall, int(seventh["receipt"]))
+    claimed = ok(hall("raffle", "claim", RAFFLE, "--place", "1", "--code", code, *S, "--json"))
+    assert claimed["presented"] and claimed["ticket"] == "000007" and claimed["w2g"] is False
+    assert ok(hall("raffle", "claim", RAFFLE, "--place", "2", *S, "--json"))["value"] == "50.00"
+
+
 def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path) -> None:
     hall = bingo_hall
+    _create_the_raffle(hall)
     ok(hall("session", "open"))
+    # Raffle tickets sold through the session: 8 at the door, 4 at the intermission.
+    tickets = _sell_raffle_tickets(hall, 8)
     # Packs at the door: 4 + 3 + 3 + 1 packs; the last is handed back unplayed.
     sales = [ok(hall("paper", "sell", "--pack", "Door", "--qty", q, *S, "--json"))
              for q in ("4", "3", "3", "1")]  # fmt: skip
@@ -201,12 +257,19 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
         {"opened": False, "keys_tried": 6, "every_key_tried": True, "prize": "0.00"}
     ]
     ok(hall("bingo", "pay", "--game", "9", "--amount", "200.00", *S))
+    # The intermission's raffle sales, ticket 5 voided (rung in error), then game 10's drawing.
+    tickets += _sell_raffle_tickets(hall, 4)
+    assert [t["number"] for t in tickets[-4:]] == ["000009", "000010", "000011", "000012"]
+    ok(hall("raffle", "void", RAFFLE, "5", "--reason", "rung in error"))
+    _draw_the_raffle(hall, tickets)
 
     # By hand. Paper, packs and devices: 10 packs kept x $20.00 + 1 rental $15.00 = $215.00;
     # prizes of traditional games (WINGO as bingo, J5; the progressive game played on as a
     # regular game, I6): 100 + 100 + 150 + 100 + 1000 + 50 + 200 = $1,700.00.
     # Decision: 80 x $1.00 + (80 + 60 + 40) x $0.25 = $125.00 in; $100.00 paid; $25.00 kept.
     # Progressive: 30 sheets x $1.00 = $30.00, nothing won. Treasure chest: 25 x $2.00 = $50.00.
+    # Raffle: 12 tickets sold less 1 voided = 11 x $5.00 = $55.00; prizes drawn at fair market
+    # value $250.00 + $50.00 = $300.00; net $55.00 - $300.00 = -$245.00.
     report = ok(hall("report", "day", "--date", "2026-11-28", "--json"))
     lines = {p["line"]: p for p in report["products"]}
     paper = lines["bingo paper, packs and devices"]
@@ -227,6 +290,15 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
     assert (chest_line["gross"], chest_line["prizes_paid"], chest_line["net"]) == (
         "50.00", "0.00", "50.00",
     )  # fmt: skip
+    raffles = lines["raffles"]
+    assert (raffles["gross"], raffles["prizes_paid"], raffles["net"]) == (
+        "55.00", "300.00", "-245.00",
+    )  # fmt: skip
+    assert raffles["tickets_sold"] == 11
+    [raffle] = report["raffles"]
+    assert (raffle["raffle"], raffle["tickets_sold"], raffle["tickets_voided"]) == (RAFFLE, 12, 1)
+    assert (raffle["prizes_drawn"], raffle["price"]) == (2, "5.00")
+    # The bingo total leaves the raffle out: it has its own line (H4 counts only the chest).
     bingo = report["bingo"]
     assert (bingo["gross"], bingo["prizes_paid"], bingo["net"]) == ("420.00", "1800.00", "-1380.00")
     # The paper reconciled by audit number: R6 opened 1001-1200; 20 sold (1021-1022 came back);
@@ -238,10 +310,11 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
     assert r6["counts"] == {
         "opening": 200, "received": 0, "sold": 20, "returned": 2, "voided": 2, "closing": 178,
     }  # fmt: skip
-    # The drawer: rentals $15.00 + paper $230.00 + decision $125.00 + chest $50.00 less the
-    # $1,800.00 of bingo prizes = -$1,380.00 (the prizes came from the bank).
+    # The drawer: rentals $15.00 + paper $230.00 + decision $125.00 + chest $50.00 + raffle
+    # tickets $55.00 (ticket 5's $5.00 handed back) less the $1,800.00 of bingo prizes
+    # = -$1,325.00 (the prizes came from the bank; the raffle's prizes are goods, not cash).
     cash = {c["station"]: c for c in report["cash"]}
-    assert cash["manager"]["expected"] == "-1380.00"
+    assert cash["manager"]["expected"] == "-1325.00"
 
     # The reconciliation form carries each line and the audit numbers.
     form = tmp_path / "form.pdf"
@@ -251,9 +324,12 @@ def test_a_scripted_session_reconciles_by_hand(bingo_hall: Hall, tmp_path: Path)
         "bingo paper, packs and devices", "215.00", "1700.00", "-1485.00",
         "decision bingo", "125.00", "treasure chest / raffle sales (H4)", "50.00",
         "progressive bingo", "PROG 1-30", "R6 1001-1020", "retained by the organisation",
-        "1021-1198",
+        "1021-1198", f"Raffle {RAFFLE}", "Holiday raffle",
     ):  # fmt: skip
         assert expected in text, expected
+    # The raffle's row, read with its columns kept: price, sold, gross, prizes, net.
+    [row] = [r for r in pdf_layout(form).splitlines() if f"Raffle {RAFFLE}" in r]
+    assert row.split()[-5:] == ["5.00", "11", "55.00", "300.00", "-245.00"]
 
     # The next session: the progressive game's calls went up by one (I5) and its prize grew by
     # half of its paper's sales ($15.00; the program allows up to $200.00 a session).
@@ -286,14 +362,14 @@ def test_the_program_prints_for_the_wall_and_the_receipt_printer(
     ok(bingo_hall("program", "print", "--pdf", str(pdf), "--print"))
     text = pdf_text(pdf)
     for expected in (
-        "Treasure Chest Raffle", "50/50 Raffle drawing", "$1.00 per card face",
+        "Treasure Chest Raffle", "Holiday Raffle drawing", "$1.00 per card face",
         "$0.25 per card for each 3 numbers called", "sheet $1.00", "50 numbers",
         "Raise the green card", "Players must be present", "Door $20.00",
     ):  # fmt: skip
         assert expected in text, expected
     printed = "\n".join(interpret((bingo_hall.directory / "printer.bin").read_bytes()).lines)
     assert "PROGRAM Saturday Night v1" in printed
-    assert "8. Treasure Chest Raffle" in printed and "10. 50/50 Raffle drawing" in printed
+    assert "8. Treasure Chest Raffle" in printed and "10. Holiday Raffle drawing" in printed
 
 
 def test_every_version_of_the_program_is_kept_and_exported(

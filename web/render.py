@@ -209,18 +209,72 @@ def _cash(data: dict[str, Any]) -> str:
         ]
         for d in cash["drawers"]
     ]
-    deposits = "".join(
-        f"<li>{_money(d['amount'])} for {_e(d['date'])}, deposit by "
-        f"<strong>{_e(d['deposit_by'])}</strong> ({_e(d['basis'])})</li>"
-        for d in cash["deposits"]
+    due = "".join(
+        f'<li class="{"bad" if d["overdue"] else ""}">'
+        f"{'OVERDUE' if d['overdue'] else 'Due'} by <strong>{_e(d['due'])}</strong>: session "
+        f"{_e(d['session'])}, {_money(d['amount'])} ({_e(d['basis'])})"
+        + (
+            f'<br><span class="muted">not business days: '
+            f"{_e(', '.join(d['not_business_days']))}</span>"
+            if d["not_business_days"]
+            else ""
+        )
+        + "</li>"
+        for d in cash["due"]
+    ) + (
+        f'<li class="bad">{cash["due_more"]} older sessions have no deposit recorded</li>'
+        if cash["due_more"]
+        else ""
     )
+    made = [
+        [
+            _e(d["bag"]),
+            _e(", ".join(d["sessions"])),
+            _e(d["on"]),
+            _money(d["total"]),
+            _e(d["due"]),
+            _deposit_status(d),
+        ]
+        for d in cash["made"]
+    ]
+    flagged = [f"{n} {what}" for n, what in ((cash["late"], "late"), (cash["short"], "short")) if n]
     return (
         '<section aria-labelledby="h-cash"><h2 id="h-cash">Cash</h2>'
         + _table("Drawers", ["Drawer", "Expected", "Counted", "Over/short"], rows, "No drawer yet.")
         + "<h3>Deposits due</h3>"
-        + (f"<ul>{deposits}</ul>" if deposits else '<p class="muted">Nothing due.</p>')
+        + f"<p>The day's receipts go to the bank by <strong>{_e(cash['deposit_by'])}</strong>.</p>"
+        + (f'<ul class="deposits-due">{due}</ul>' if due else '<p class="muted">Nothing due.</p>')
+        + "<h3>Deposits made</h3>"
+        + (f'<p class="bad">{_e(", ".join(flagged))}</p>' if flagged else "")
+        + _table(
+            "Deposits made",
+            ["Bag", "Sessions", "On", "Amount", "Due by", "Status"],
+            made,
+            "No deposit recorded.",
+        )
+        + (
+            f'<p class="muted">and {cash["made_more"]} older deposits: booth deposit list</p>'
+            if cash["made_more"]
+            else ""
+        )
         + "</section>"
     )
+
+
+def _deposit_status(d: dict[str, Any]) -> str:
+    """On time, or LATE / SHORT (an exception for the manager), and the bank's confirmation."""
+    problems = [
+        text
+        for flag, text in (
+            (d["late"], "LATE"),
+            (d["short"], f"SHORT by {_money(d['short_by'])} of {_money(d['should_hold'])}"),
+            (d["reconciled"] is False, f"bank credited {_money(d['credited'])}"),
+        )
+        if flag
+    ]
+    if problems:
+        return f'<span class="bad">{"; ".join(problems)}</span>'
+    return "on time" + (", credited" if d["reconciled"] else "")
 
 
 def _reports(data: dict[str, Any]) -> str:

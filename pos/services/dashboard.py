@@ -10,18 +10,17 @@ player, and the day report's parts that name buyers are left out.
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Any
 
 from pos.domain.hlc import Stamp
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import format_amount
 from pos.ledger import heads, replication
 from pos.ledger import web_access as web_read
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import hall as hall_read
+from pos.services import books_deposits, reports
 from pos.services import deals as deal_service
 from pos.services import exceptions as exception_service
-from pos.services import reports
 from pos.services.station import Station
 
 _PLAYER = re.compile(r"\bplayer\s+\S+?(?=[\s,;:)]|$)", re.IGNORECASE)
@@ -158,36 +157,59 @@ def _exceptions(st: Station) -> list[dict[str, Any]]:
     ]
 
 
-def _cash(st: Station, report: dict[str, Any]) -> dict[str, Any]:
-    """Drawer counts and variances (the day report's), and what is due at the bank.
+#: deposits listed on the phone, newest first, as on the manager's books screen
+DEPOSITS_SHOWN = 6
 
-    Deposits: until the hall records deposits, what is due is the cash counted in the drawers
-    (or, where none was counted yet, what the ledger expects in them), by the deposit-by date of
-    the 48-hour rule (reports.deadlines). `deposits_due` is the one place a deposits model
-    plugs in."""
-    return {"drawers": report["cash"], "deposits": deposits_due(st, report)}
+
+def _cash(st: Station, report: dict[str, Any]) -> dict[str, Any]:
+    """Drawer counts and variances (the day report's), and the deposits (11VAC20-20-80 D) from
+    the hall's deposits model (books_deposits): the day's deposit-by date, the closed sessions
+    whose receipts are due or overdue at the bank, and the deposits made, each late or short or
+    not. The same figures as the day report and the manager's books screen."""
+    due = deposits_due(st, report)
+    made = books_deposits.deposits(st)
+    return {
+        "drawers": report["cash"],
+        "deposit_by": report["deposit_by"],
+        "due": due[:DEPOSITS_SHOWN],
+        "due_more": max(len(due) - DEPOSITS_SHOWN, 0),
+        "made": [_deposit(d) for d in made[::-1][:DEPOSITS_SHOWN]],
+        "made_more": max(len(made) - DEPOSITS_SHOWN, 0),
+        "late": sum(1 for d in made if d["late"]),
+        "short": sum(1 for d in made if d["short"]),
+    }
 
 
 def deposits_due(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
-    """What is due at the bank: {date, amount, deposit_by, basis} each. The extension point for
-    the hall's deposits model (branch h-books: books_deposits.reminders(st, today) lists the
-    closed sessions not yet deposited, each with its due date and what it should hold): until
-    then, today's drawers by the 48-hour rule's deposit-by date."""
-    if not report["cash"]:
-        return []
-    cents = sum(
-        parse_amount(
-            d["counted"] if d["counted"] is not None else d["expected"], "amount", allow_zero=True
+    """The day report's deposits due (closed sessions with no deposit recorded, as of the
+    report's day), newest first as the manager's books screen lists them; the shown ones with
+    what the deposit should hold (books_deposits.session_cash: counted, else expected)."""
+    out = []
+    for i, d in enumerate(report["deposits_due"][::-1]):
+        amount, basis = (
+            books_deposits.session_cash(st, d["session"]) if i < DEPOSITS_SHOWN else (None, None)
         )
-        for d in report["cash"]
-    )
-    counted = all(d["counted"] is not None for d in report["cash"])
-    _, deposit_by = reports.deadlines(date.fromisoformat(report["date"]))
-    return [
-        {
-            "date": report["date"],
-            "amount": format_amount(cents),
-            "deposit_by": deposit_by.isoformat(),
-            "basis": "counted" if counted else "expected (not all drawers counted)",
-        }
-    ]
+        out.append(
+            {
+                "session": d["session"],
+                "game_date": d["game_date"],
+                "due": d["due"],
+                "overdue": d["overdue"],
+                "not_business_days": d["not_business_days"],
+                "amount": format_amount(amount) if amount is not None else None,
+                "basis": basis,
+            }
+        )
+    return out
+
+
+def _deposit(d: dict[str, Any]) -> dict[str, Any]:
+    """A deposit made, as the phone shows it (no bank confirmation events, no recorder)."""
+    keys = ("bag", "sessions", "on", "cash", "checks", "total", "taken_by", "due", "late")
+    return {k: d[k] for k in keys} | {
+        "should_hold": d["should_hold"],
+        "short": d["short"],
+        "short_by": d["short_by"],
+        "credited": d["credited"],
+        "reconciled": d["reconciled"],
+    }

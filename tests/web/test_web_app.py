@@ -294,3 +294,87 @@ def test_serving_every_address_names_the_lan_address_in_link_and_certificate(
     finally:
         app.stop()
     assert web_access.served_url(station.directory) is None
+
+
+SUNDAY = {"BOOTH_NOW": "2026-11-29T23:00:00+00:00"}
+WEDNESDAY = {"BOOTH_NOW": "2026-12-02T23:00:00+00:00"}
+THURSDAY = "2026-12-03T15:00:00+00:00"  # 10:00 in the hall
+
+
+def _session(hall: Hall, qty: int, count: str | None, **now: str) -> None:
+    """A session of `qty` $1.00 tickets at the manager's drawer, counted at `count` or not."""
+    if now:
+        assert hall("session", "open", **now).exit_code == 0
+    assert hall("sell", "A123456", "--qty", str(qty), "--as", "S1", **now).exit_code == 0
+    if count is not None:
+        counted = hall("drawer", "count", count, "--as", "S1", **now)
+        assert counted.exit_code == 0, counted.stderr
+    assert hall("session", "close", **now).exit_code == 0
+
+
+def _deposit(hall: Hall, bag: str, session: str, cash: str, on: str) -> None:
+    made = hall("deposit", "record", "--bag", bag, "--session", session, "--cash", cash,
+                "--checks", "0", "--taken-by", "M1", "--on", on, "--as", "M1",
+                BOOTH_NOW=THURSDAY)  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+
+
+@pytest.fixture
+def deposits_hall(selling: Hall) -> Hall:
+    """Saturday 28 November: 4 tickets, the drawer counted at $4.00, deposited Wednesday 2
+    December with $3.00 (due Tuesday 1: late and short). Sunday 29: 6 tickets, counted $6.00,
+    deposited in full on Tuesday (on time). Wednesday 2: 7 tickets, not counted, not deposited
+    (due Friday 4). Seen on Thursday 3 December."""
+    _session(selling, 4, "4.00")
+    _session(selling, 6, "6.00", **SUNDAY)
+    _session(selling, 7, None, **WEDNESDAY)
+    _deposit(selling, "B-1", "2026-11-28/1", "3.00", "2026-12-02")
+    _deposit(selling, "B-2", "2026-11-29/1", "6.00", "2026-12-01")
+    return selling
+
+
+def test_the_cash_section_shows_deposits_due_made_late_and_short(deposits_hall: Hall) -> None:
+    from kiosk.viewmodels import books as books_vm
+
+    with Station(deposits_hall.directory, environ={"BOOTH_NOW": THURSDAY}) as st:
+        cash = dashboard.dashboard(st)["cash"]
+        report = reports.day_report(st)
+        screen = books_vm.books_screen(st)
+    # By hand: Wednesday's session is due by Friday 4 December (the second business day), not
+    # overdue on Thursday; its drawer not counted, so the deposit should hold what the ledger
+    # expects: 7 x $1.00 = $7.00. Thursday's own receipts go by Monday 7 (the weekend skipped).
+    assert cash["deposit_by"] == report["deposit_by"] == "2026-12-07"
+    [due] = cash["due"]
+    assert (due["session"], due["due"], due["overdue"]) == ("2026-12-02/1", "2026-12-04", False)
+    assert (due["amount"], due["basis"]) == ("7.00", "expected")
+    assert [(d["session"], d["due"], d["overdue"]) for d in report["deposits_due"]] == [
+        (due["session"], due["due"], due["overdue"])
+    ]
+    # the manager's books screen shows the same session, date and amount
+    [line] = screen.deposits
+    assert line.text == "Deposit due by 2026-12-04: session 2026-12-02/1"
+    assert line.detail.startswith("$7.00")
+    assert cash["due_more"] == 0
+    # Made, newest first: Sunday's $6.00 on time (due Tuesday 1, made Tuesday 1); Saturday's
+    # $3.00 of the $4.00 counted, made Wednesday 2 for Tuesday 1: late and short by $1.00.
+    assert [d["bag"] for d in cash["made"]] == ["B-1", "B-2"]
+    late, on_time = cash["made"]
+    assert (late["due"], late["on"], late["late"]) == ("2026-12-01", "2026-12-02", True)
+    assert (late["total"], late["should_hold"], late["short"], late["short_by"]) == (
+        "3.00", "4.00", True, "1.00",
+    )  # fmt: skip
+    assert (on_time["total"], on_time["late"], on_time["short"]) == ("6.00", False, False)
+    assert (cash["late"], cash["short"], cash["made_more"]) == (1, 1, 0)
+    # the same deposits as `booth deposit list`
+    listed = deposits_hall("deposit", "list", "--json", BOOTH_NOW=THURSDAY).json
+    by_bag = {d["bag"]: d for d in listed["deposits"]}
+    for shown in cash["made"]:
+        for key in ("total", "due", "late", "short", "short_by", "should_hold"):
+            assert shown[key] == by_bag[shown["bag"]][key], (shown["bag"], key)
+    # and the page says so
+    html = render.RENDERERS["cash"]({"cash": cash})
+    assert "Due by <strong>2026-12-04</strong>: session 2026-12-02/1, $7.00 (expected)" in html
+    assert "go to the bank by <strong>2026-12-07</strong>" in html
+    assert "LATE; SHORT by $1.00 of $4.00" in html and "1 late, 1 short" in html
+    assert "<td>B-2</td><td>2026-11-29/1</td><td>2026-12-01</td><td>$6.00</td>" in html
+    assert "on time" in html
