@@ -126,9 +126,13 @@ def _amount(text: str | int, field_name: str = "amount") -> int:
         return parse_amount(str(text), field_name)
 
 
-def _session_game(st: Station, number: int | str, *kinds: GameKind) -> tuple[Any, Game, int]:
+def _game_number(number: int | str) -> int:
     with checked_input("game"):
-        game_number = parse_count(number, "game", maximum=1000)
+        return parse_count(number, "game", maximum=1000)
+
+
+def _session_game(st: Station, number: int | str, *kinds: GameKind) -> tuple[Any, Game, int]:
+    game_number = _game_number(number)
     session = require_open_session(st)
     program, version = require_program(st)
     return session, require_game(program, game_number, *kinds), version
@@ -457,9 +461,7 @@ def decision_announce(st: Station, *, game: int | str, operator: str | None) -> 
 
 def decision_status(st: Station, *, game: int | str, session: str | None = None) -> DecisionView:
     program, _ = require_program(st)
-    with checked_input("game"):
-        number = parse_count(game, "game", maximum=1000)
-    found = require_game(program, number, GameKind.DECISION)
+    found = require_game(program, _game_number(game), GameKind.DECISION)
     return _decision_view(st, found, session or require_open_session(st).id)
 
 
@@ -692,7 +694,5 @@ def chest_outcome(
 
 def chest_status(st: Station, *, game: int | str, session: str | None = None) -> ChestView:
     program, _ = require_program(st)
-    with checked_input("game"):
-        number = parse_count(game, "game", maximum=1000)
-    found = require_game(program, number, GameKind.TREASURE_CHEST)
+    found = require_game(program, _game_number(game), GameKind.TREASURE_CHEST)
     return _chest_view(st, found, session or require_open_session(st).id)
