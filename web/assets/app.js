@@ -13,6 +13,7 @@
   function staleSince() {
     var since = lastUpdate || lastHeard;
     show("Not live: figures as of " + (since ? clock(since) : "loading") + ", reconnecting...", true);
+    if (since) { status.setAttribute("data-as-of", since.toISOString()); }
   }
   var source = new EventSource("/live");
   source.addEventListener("update", function (e) {
