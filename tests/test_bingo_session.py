@@ -19,7 +19,7 @@ import pytest
 from pos.services import receipts
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
-from tests.halls import Hall, refused
+from tests.halls import Hall, licence_barcode, refused
 
 S = ("--as", "S1")
 RAFFLE = "R-2026-11"
@@ -437,6 +437,73 @@ def test_a_chest_participant_not_chosen_through_a_game_of_the_session_is_refused
     ok(bingo_hall("bingo", "pay", "--game", "7", "--amount", "50.00", *S))
     ok(bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "7", *S))
     refused(bingo_hall("bingo", "chest", "open", "--game", "8", "--not-opened", *S), "H5")
+
+
+def _bingo_worker(hall: Hall, badge: str = "W7", name: str = "Wes Worker") -> None:
+    """A volunteer on tonight's bingo floor (the hall day of TRAINING_NOW, 18:00 there)."""
+    ok(hall("staff", "add", "--name", name, "--badge", badge, "--role", "seller", "--dob",
+            "1975-06-07"))  # fmt: skip
+    roster = hall.tmp / f"bingo-roster-{badge}.csv"
+    roster.write_text(
+        "name,date_of_birth,badge,organisation,date,start,end,duty\n"
+        f"{name},1975-06-07,{badge},Test Fire Company,2026-11-28,19:00,23:00,bingo\n"
+    )
+    ok(hall("roster", "import", str(roster)))
+
+
+def test_nobody_working_the_session_plays_its_decision_or_chest_games(bingo_hall: Hall) -> None:
+    """D: "no one involved in conducting bingo may play bingo at a session they worked or are
+    rostered to work" covers every game of the session, not only its paper and devices: a
+    decision entry, a treasure chest entry, a chest participant and a named winner. Each
+    refusal is recorded and leaves the game as it was."""
+    ok(bingo_hall("session", "open"))
+    _bingo_worker(bingo_hall)
+    attempts = [
+        ("bingo", "decision", "enter", "--game", "4", "--faces", "5", "--buyer", "W7"),
+        ("bingo", "chest", "sell", "--game", "8", "--qty", "2", "--buyer", "W7"),
+        ("paper", "sell", "--pack", "Door", "--buyer", "W7"),
+    ]
+    for attempt in attempts:
+        result = bingo_hall(*attempt, *S)
+        refused(result, "D")
+        assert "work bingo today 19:00-23:00" in result.stderr, result.stderr
+    decision = ok(bingo_hall("bingo", "decision", "show", "--game", "4", "--json"))
+    assert (decision["faces"], decision["paid_in"]) == (0, "0.00")
+    chest = ok(bingo_hall("bingo", "chest", "show", "--game", "8", "--json"))
+    assert chest["sold"] == 0
+
+    # the worker named as a winner: no prize, no participant
+    refused(bingo_hall("bingo", "pay", "--game", "7", "--amount", "50.00", "--player", "W7", *S),
+            "D")  # fmt: skip
+    ok(bingo_hall("bingo", "pay", "--game", "7", "--amount", "50.00", *S))
+    refused(bingo_hall("bingo", "chest", "participant", "--game", "8", "--via", "7", "--player",
+                       "W7", *S), "D")  # fmt: skip
+    assert ok(bingo_hall("bingo", "chest", "show", "--game", "8", "--json"))["participants"] == []
+
+    report = ok(bingo_hall("report", "day", "--json"))
+    subjects = [b["serial"] for b in report["blocked_purchases"] if b["buyer"] == "W7"]
+    assert len(subjects) == 5, report["blocked_purchases"]
+    assert any("decision game 4" in s for s in subjects), subjects
+    assert any("game 7's prize" in s for s in subjects), subjects
+    assert sum("(game 8)" in s for s in subjects) == 2, subjects
+
+    # a player who works no shift tonight plays them all
+    ok(bingo_hall("bingo", "decision", "enter", "--game", "4", "--faces", "5", "--buyer", "S1",
+                  *S))  # fmt: skip
+    ok(bingo_hall("bingo", "chest", "sell", "--game", "8", "--buyer", "S1", *S))
+
+
+def test_a_near_match_to_a_bingo_worker_is_a_managers_decision(bingo_hall: Hall) -> None:
+    ok(bingo_hall("session", "open"))
+    _bingo_worker(bingo_hall, "W9", "Robert Smith")
+    scan = licence_barcode("SMITH", "BOB", "1975-06-07")
+    entry = ("bingo", "decision", "enter", "--game", "4", "--faces", "2", "--buyer", scan, *S)
+    asked = bingo_hall(*entry)
+    refused(asked, "D")
+    assert "a manager decides" in asked.stderr and "--manager BADGE" in asked.stderr
+    allowed = bingo_hall(*entry, "--manager", "M1", "--reason", "his brother, ID checked")
+    assert allowed.exit_code == 0, allowed.stderr
+    assert ok(bingo_hall("bingo", "decision", "show", "--game", "4", "--json"))["faces"] == 2
 
 
 def test_prizes_above_the_limits_are_refused(bingo_hall: Hall, tmp_path: Path) -> None:

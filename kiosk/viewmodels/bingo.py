@@ -468,7 +468,10 @@ def _session_game(st: Station, game: Game) -> SessionGameVM:
     kind = game.kind.value
     if kind == "decision":
         status = _decision_status(bingo_games.decision_status(st, game=game.number))
-        inputs: tuple[tuple[str, str], ...] = (("count", "Card faces, or cards in play"),)
+        inputs: tuple[tuple[str, str], ...] = (
+            ("count", "Faces or cards"),
+            ("player", "Player card"),
+        )
         actions: tuple[ActionVM, ...] = (
             ActionVM("enter", "Enter faces", OK),
             ActionVM("fees", "Fee round", OK),
@@ -531,12 +534,14 @@ def game_action(
             raise BadInput(key, f"enter {hint.lower()} first")
         return text
 
+    player = inputs.get("player", "").strip() or None  # checked for rule D
+
     def run() -> Outcome:
         n = game.number
         if action in ("enter", "fees", "announce"):
             if action == "enter":
                 view = bingo_games.decision_enter(
-                    st, game=n, faces=given("count"), operator=operator
+                    st, game=n, faces=given("count"), buyer=player, operator=operator
                 )
             elif action == "fees":
                 view = bingo_games.decision_fees(
@@ -558,10 +563,11 @@ def game_action(
                 OK if action == "won" else WARN,
             )
         if action == "sell":
-            chest = bingo_games.chest_sell(st, game=n, qty=given("count"), operator=operator)
+            chest = bingo_games.chest_sell(
+                st, game=n, qty=given("count"), buyer=player, operator=operator
+            )
             return Outcome(True, f"{chest.sold} ENTRIES", _chest_status(chest), OK)
         if action == "participant":
-            player = inputs.get("player", "").strip() or None
             chest = bingo_games.chest_participant(
                 st, game=n, via=given("via"), player=player, operator=operator
             )

@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
+from pos.cli.common import (
+    buyer_options,
+    configured_printer,
+    emit,
+    json_option,
+    manager_decision_options,
+    operator_option,
+    reads,
+    state,
+)
 from pos.domain.receipt import Receipt
 from pos.errors import BadInput, HardwareFailure
 from pos.services import bingo_games as games
@@ -354,9 +363,7 @@ def paper_packs(ctx: click.Context) -> None:
 @click.option("--series", help="Sheets of one series on their own (progressive paper...).")
 @click.option("--qty", default="1")
 @click.option("--price", help="Paper sold apart: its price when the program lists none.")
-@click.option("--buyer", help="The buyer's player card, ID scan or badge.")
-@click.option("--manager", help="A manager deciding a near match (rule D).")
-@click.option("--reason")
+@buyer_options
 @operator_option
 @json_option
 @click.pass_context
@@ -469,7 +476,8 @@ def bingo() -> None:
 @click.option("--game", "game_number", required=True, help="The game's number on the program.")
 @click.option("--amount", required=True, help="The prize, split evenly between the winners.")
 @click.option("--winners", default="1", help="How many winners share it.")
-@click.option("--player", "players", multiple=True, help="A winner's player card (repeat).")
+@click.option("--player", "players", multiple=True, help="A winner's player card (repeat; rule D).")
+@manager_decision_options
 @click.option("--winner-name", default="", help="W-2G: the winner's name.")
 @click.option("--winner-address", default="", help="W-2G: the winner's address.")
 @click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
@@ -494,9 +502,12 @@ def bingo_pay(
     winner_tin: str,
     winner_id: str,
     winners_file: Path | None,
+    manager: str | None,
+    reason: str | None,
     operator: str | None,
 ) -> None:
-    """Pay a bingo game's prize: limit checked, claimed on the game date, W-2G at the threshold."""
+    """Pay a bingo game's prize: limit checked, claimed on the game date, W-2G at the threshold,
+    no named winner working the session (D)."""
     identity = (
         Winner(winner_name, winner_address, winner_tin, winner_id)
         if any((winner_name, winner_address, winner_tin, winner_id))
@@ -514,6 +525,8 @@ def bingo_pay(
             identities=identities,
             players=list(players),
             operator=operator,
+            manager=manager,
+            reason=reason,
         )
     emit(
         ctx,
@@ -541,13 +554,31 @@ def decision() -> None:
 @decision.command("enter")
 @click.option("--game", "game_number", required=True)
 @click.option("--faces", required=True, help="Card faces entered at the program's price.")
+@buyer_options
 @operator_option
 @json_option
 @click.pass_context
-def decision_enter(ctx: click.Context, game_number: str, faces: str, operator: str | None) -> None:
-    """Sell decision bingo entries: the program's price per card face (G2)."""
+def decision_enter(
+    ctx: click.Context,
+    game_number: str,
+    faces: str,
+    buyer: str | None,
+    manager: str | None,
+    reason: str | None,
+    operator: str | None,
+) -> None:
+    """Sell decision bingo entries: the program's price per card face (G2); not to anyone
+    working the session (D)."""
     with state(ctx).open_station() as st:
-        view = games.decision_enter(st, game=game_number, faces=faces, operator=operator)
+        view = games.decision_enter(
+            st,
+            game=game_number,
+            faces=faces,
+            buyer=buyer,
+            operator=operator,
+            manager=manager,
+            reason=reason,
+        )
     emit(ctx, _plain(view), lambda: _decision_text(view))
 
 
@@ -661,31 +692,76 @@ def _chest_text(view: games.ChestView) -> str:
 @chest.command("sell")
 @click.option("--game", "game_number", required=True)
 @click.option("--qty", default="1")
+@buyer_options
 @operator_option
 @json_option
 @click.pass_context
-def chest_sell(ctx: click.Context, game_number: str, qty: str, operator: str | None) -> None:
-    """Sell treasure chest entries at the program's price (H4: treasure chest/raffle sales)."""
+def chest_sell(
+    ctx: click.Context,
+    game_number: str,
+    qty: str,
+    buyer: str | None,
+    manager: str | None,
+    reason: str | None,
+    operator: str | None,
+) -> None:
+    """Sell treasure chest entries at the program's price (H4: treasure chest/raffle sales);
+    not to anyone working the session (D)."""
     with state(ctx).open_station() as st:
-        view = games.chest_sell(st, game=game_number, qty=qty, operator=operator)
+        view = games.chest_sell(
+            st,
+            game=game_number,
+            qty=qty,
+            buyer=buyer,
+            operator=operator,
+            manager=manager,
+            reason=reason,
+        )
     emit(ctx, _plain(view), lambda: _chest_text(view))
 
 
 @chest.command("participant")
 @click.option("--game", "game_number", required=True)
 @click.option("--via", required=True, help="The game of this session whose winner takes part.")
-@click.option("--player", help="The participant's player card.")
+@click.option("--player", help="The participant's player card (checked for rule D).")
+@manager_decision_options
 @operator_option
 @json_option
 @click.pass_context
 def chest_participant(
-    ctx: click.Context, game_number: str, via: str, player: str | None, operator: str | None
+    ctx: click.Context,
+    game_number: str,
+    via: str,
+    player: str | None,
+    manager: str | None,
+    reason: str | None,
+    operator: str | None,
 ) -> None:
-    """Record the participant, chosen through another game of the same session (H3)."""
+    """Record the participant, chosen through another game of the same session (H3), not
+    working it (D)."""
     with state(ctx).open_station() as st:
         view = games.chest_participant(
-            st, game=game_number, via=via, player=player, operator=operator
+            st,
+            game=game_number,
+            via=via,
+            player=player,
+            operator=operator,
+            manager=manager,
+            reason=reason,
         )
+    emit(ctx, _plain(view), lambda: _chest_text(view))
+
+
+@chest.command("show")
+@click.option("--game", "game_number", required=True)
+@click.option("--session")
+@json_option
+@click.pass_context
+@reads
+def chest_show(ctx: click.Context, game_number: str, session: str | None) -> None:
+    """A treasure chest game's entries sold, its participants, the keys' outcomes and prizes."""
+    with state(ctx).open_station() as st:
+        view = games.chest_status(st, game=game_number, session=session)
     emit(ctx, _plain(view), lambda: _chest_text(view))
 
 

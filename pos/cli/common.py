@@ -172,6 +172,24 @@ def operator_option(func: F) -> F:
     )(func)
 
 
+def manager_decision_options(func: F) -> F:
+    """--manager and --reason: a manager deciding a near match to a worker (rule D)."""
+    func = click.option("--reason", help="The manager's reason for allowing it.")(func)
+    return click.option(
+        "--manager",
+        metavar="BADGE",
+        help="A manager's badge, deciding a near match to a worker (rule D).",
+    )(func)
+
+
+def buyer_options(func: F) -> F:
+    """--buyer, checked against the roster and the ledger (rule D), and a manager's decision."""
+    func = manager_decision_options(func)
+    return click.option(
+        "--buyer", help="The buyer's player card, badge or ID scan (checked for rule D)."
+    )(func)
+
+
 def state(ctx: click.Context) -> CliState:
     return ctx.ensure_object(CliState)
 

@@ -6,7 +6,15 @@ from typing import Any
 
 import click
 
-from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
+from pos.cli.common import (
+    buyer_options,
+    configured_printer,
+    emit,
+    json_option,
+    operator_option,
+    reads,
+    state,
+)
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices_rental as rental
 from pos.services.ports import PrinterFault
@@ -178,9 +186,7 @@ def device_faces(ctx: click.Context, device_id: str, game: int, to_printer: bool
 @click.command()
 @click.option("--faces", required=True, help="Card faces per game (at most 54).")
 @click.option("--games", default="1", show_default=True)
-@click.option("--buyer", help="The player's card, badge or ID scan.")
-@click.option("--manager", help="A manager's badge, deciding a near match to a worker.")
-@click.option("--reason", help="The manager's reason.")
+@buyer_options
 @operator_option
 @json_option
 @click.pass_context

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pos.cli.adapters import load_adapter
-from pos.cli.common import emit, json_option, operator_option, state
+from pos.cli.common import buyer_options, emit, json_option, operator_option, state
 from pos.errors import BadInput
 from pos.services import devices, players, sales, sessions
 from pos.services.ports import Dispenser
@@ -113,11 +113,9 @@ def _dispenser(st: Station) -> Dispenser | None:
 @click.command()
 @click.argument("serial")
 @click.option("--qty", required=True, help="How many tickets.")
-@click.option("--buyer", help="The buyer's player card, badge or ID scan.")
+@buyer_options
 @click.option("--price", help="The price rung (event games: must be the flare's).")
 @click.option("--for", "on_behalf_of", help="The person the buyer says the tickets are for.")
-@click.option("--manager", help="A manager's badge, deciding a near match to a worker.")
-@click.option("--reason", help="The manager's reason for allowing it.")
 @click.option("--voucher", help="Kiosks: pay with a voucher's QR code; change comes as a voucher.")
 @operator_option
 @json_option

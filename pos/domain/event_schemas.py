@@ -755,6 +755,7 @@ SCHEMAS: dict[str, Schema] = {
             "entry": req(cents()),
             "amount": req(cents()),
             "receipt": opt(nullable(RECEIPT)),
+            "buyer": opt(OPTIONAL_NAME),
             "by": BY,
         }
     ),
@@ -814,6 +815,7 @@ SCHEMAS: dict[str, Schema] = {
             "price": req(cents()),
             "amount": req(cents()),
             "receipt": opt(nullable(RECEIPT)),
+            "buyer": opt(OPTIONAL_NAME),
             "by": BY,
         },
         rule=_sale_amount,

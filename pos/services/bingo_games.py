@@ -4,10 +4,13 @@ I3-I7, J5): prizes paid, decision bingo, progressive games and the treasure ches
 What it offers (stable names; the screens build on them):
 
 - `pay_prize(st, game=, amount=, winners=1, identities=(), players=(), as_regular=False,
-   operator=)` -> PrizeView                   a bingo prize paid at the booth: split between
+   operator=, manager=None, reason=None)` -> PrizeView
+                                              a bingo prize paid at the booth: split between
                                               winners, W-2G data at the threshold, the limit
-                                              checked (LIMIT, I7, G4), claimed on the game date (B)
-- `decision_enter(st, game=, faces=, operator=)` -> DecisionView    entries per card face (G2)
+                                              checked (LIMIT, I7, G4), claimed on the game date (B),
+                                              no named winner working the session (D)
+- `decision_enter(st, game=, faces=, buyer=None, operator=, manager=None, reason=None)`
+                                              -> DecisionView   entries per card face (G2, D)
 - `decision_fees(st, game=, cards=, operator=)` -> DecisionView     a round of fees per three
                                                                     numbers per card (G3)
 - `decision_announce(st, game=, operator=)` -> DecisionView         the prize announced (G4, G5)
@@ -17,9 +20,11 @@ What it offers (stable names; the screens build on them):
                                               not won: calls +1 next session (I5), played on as
                                               a regular game (I6); the pool carries as events
 - `progressive_posting(st, name=None)` -> list[ProgressiveView]    what I3 posts
-- `chest_sell(st, game=, qty=, operator=)` -> ChestView             treasure chest entries (H4)
-- `chest_participant(st, game=, via=, player=, operator=)` -> ChestView   chosen through another
-                                              game of the same session (H3)
+- `chest_sell(st, game=, qty=, buyer=None, operator=, manager=None, reason=None)` -> ChestView
+                                              treasure chest entries (H4, D)
+- `chest_participant(st, game=, via=, player=, operator=, manager=None, reason=None)`
+                                              -> ChestView   chosen through another game of the
+                                              same session (H3), not working it (D)
 - `chest_outcome(st, game=, opened=, keys_tried=, every_key_tried=, prize=, operator=)`
                                               -> ChestView   the keys' outcome (H5)
 """
@@ -41,9 +46,9 @@ from pos.ledger.keys import seal_for
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import require_game, require_program
 from pos.services.current_session import hall_date, require_open_session
+from pos.services.eligibility import bingo_player, refusals_recorded
 from pos.services.inputs import checked_input, read_input_text
 from pos.services.numbering import next_receipt_number
-from pos.services.players import resolve_buyer
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 from pos.services.winners import Winner
@@ -179,17 +184,20 @@ def pay_prize(
     players: Sequence[str] = (),
     as_regular: bool = False,
     operator: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
 ) -> PrizeView:
     """Pay a bingo game's prize at the booth, split evenly between its winners. Refused above
     the game's limit (LIMIT; a progressive's pool, I7; a decision game's announced prize, G4,
     G5), after the game date (B), or a share at the W-2G threshold without the winner's data
-    (W2G: `identities[i]` for winner i)."""
+    (W2G: `identities[i]` for winner i), or to a named winner working the session (D: they may
+    not play it; a near match needs `manager` and `reason`)."""
     by = st.operator(operator, "redeemer", "seller")
     cents = _amount(amount)
     with checked_input("winners"):
         count = parse_count(winners, "winners", maximum=1000)
     settings = rulebook_settings(st)
-    with st.ledger.transaction():
+    with refusals_recorded(st), st.ledger.transaction():
         session, found, version = _session_game(st, game, *PAYABLE)
         conn = st.ledger.conn
         refuse(bingo_checks.claimed_on_game_date(session.game_date, hall_date(st, st.clock.now())))
@@ -237,10 +245,18 @@ def pay_prize(
         winner_bodies = []
         for share, player, identity in zip(shares, people, ids, strict=False):
             entry: dict[str, Any] = {"share": share}
-            if player:
-                person = resolve_buyer(st, player)
-                assert person is not None
-                entry["player"] = person.code
+            code = bingo_player(
+                st,
+                player,
+                session=session.id,
+                game_date=session.game_date,
+                subject=f"session {session.id}, game {found.number}'s prize",
+                by=by.badge,
+                manager=manager,
+                reason=reason,
+            )
+            if code:
+                entry["player"] = code
             if share >= settings.w2g_threshold:
                 refuse(winner_checks.winner_recorded(share, recorded=identity is not None))
                 assert identity is not None
@@ -368,17 +384,35 @@ def _decision_view(st: Station, game: Game, session: str) -> DecisionView:
 
 
 def decision_enter(
-    st: Station, *, game: int | str, faces: int | str, operator: str | None
+    st: Station,
+    *,
+    game: int | str,
+    faces: int | str,
+    buyer: str | None = None,
+    operator: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
 ) -> DecisionView:
-    """G2: players enter by paying the program's amount for each card face in play."""
+    """G2: players enter by paying the program's amount for each card face in play; a buyer
+    working the session is refused (D)."""
     by = st.operator(operator, "seller")
     with checked_input("faces"):
         count = parse_count(faces, "faces", maximum=10_000)
-    with st.ledger.transaction():
+    with refusals_recorded(st), st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
         totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
         if totals.announced_prize is not None:
             raise BadInput("game", f"game {found.number}'s prize was announced: no more entries")
+        buyer_code = bingo_player(
+            st,
+            buyer,
+            session=session.id,
+            game_date=session.game_date,
+            subject=f"session {session.id}, decision game {found.number}",
+            by=by.badge,
+            manager=manager,
+            reason=reason,
+        )
         entry = found.entry or 0
         number = next_receipt_number(st)
         st.append(
@@ -390,6 +424,7 @@ def decision_enter(
                 "entry": entry,
                 "amount": entry * count,
                 "receipt": number,
+                "buyer": buyer_code,
                 "by": by.badge,
                 "lines": [
                     {
@@ -577,16 +612,34 @@ def _chest_view(st: Station, game: Game, session: str) -> ChestView:
 
 
 def chest_sell(
-    st: Station, *, game: int | str, qty: int | str = 1, operator: str | None
+    st: Station,
+    *,
+    game: int | str,
+    qty: int | str = 1,
+    buyer: str | None = None,
+    operator: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
 ) -> ChestView:
-    """Treasure chest entries at the program's price: treasure chest/raffle sales (H4)."""
+    """Treasure chest entries at the program's price: treasure chest/raffle sales (H4); a buyer
+    working the session is refused (D)."""
     by = st.operator(operator, "seller")
     with checked_input("qty"):
         count = parse_count(qty, "qty", maximum=1000)
-    with st.ledger.transaction():
+    with refusals_recorded(st), st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.TREASURE_CHEST)
         if not found.price:
             raise BadInput("game", f"the program lists no price for {found.title}")
+        buyer_code = bingo_player(
+            st,
+            buyer,
+            session=session.id,
+            game_date=session.game_date,
+            subject=f"session {session.id}, {found.title} (game {found.number})",
+            by=by.badge,
+            manager=manager,
+            reason=reason,
+        )
         number = next_receipt_number(st)
         st.append(
             "ChestSold",
@@ -597,6 +650,7 @@ def chest_sell(
                 "price": found.price,
                 "amount": found.price * count,
                 "receipt": number,
+                "buyer": buyer_code,
                 "by": by.badge,
                 "lines": [
                     {
@@ -617,13 +671,16 @@ def chest_participant(
     via: int | str,
     player: str | None = None,
     operator: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
 ) -> ChestView:
     """H3: the participant is chosen through another authorised game of the same session: the
-    winner of game `via` of the program in effect, whose prize was paid in this session."""
+    winner of game `via` of the program in effect, whose prize was paid in this session. A
+    participant working the session is refused (D)."""
     by = st.operator(operator, "seller", "manager")
     with checked_input("via"):
         via_number = parse_count(via, "via", maximum=1000)
-    with st.ledger.transaction():
+    with refusals_recorded(st), st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.TREASURE_CHEST)
         program, _ = require_program(st)
         via_game = program.game(via_number)
@@ -635,11 +692,16 @@ def chest_participant(
                 found, via_game, via_number, winner_recorded=winner, session=session.id
             )
         )
-        code = None
-        if player:
-            person = resolve_buyer(st, player)
-            assert person is not None
-            code = person.code
+        code = bingo_player(
+            st,
+            player,
+            session=session.id,
+            game_date=session.game_date,
+            subject=f"session {session.id}, {found.title} (game {found.number})",
+            by=by.badge,
+            manager=manager,
+            reason=reason,
+        )
         st.append(
             "ChestParticipantChosen",
             {

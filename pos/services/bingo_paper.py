@@ -26,7 +26,6 @@ Every sale records the audit numbers that went to the buyer (the lowest in stock
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from pos.domain.checks import bingo as bingo_checks
@@ -35,10 +34,9 @@ from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import program_in_effect
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
+from pos.services.eligibility import BuyerRefused, bingo_player
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
-from pos.services.players import resolve_buyer
 from pos.services.station import Station
 
 MAX_SHEETS = 100_000
@@ -322,34 +320,6 @@ def _take(st: Station, series: str, count: int) -> list[dict[str, Any]]:
     return [{"series": series, "first": a, "last": b} for a, b in ranges(audits)]
 
 
-def _buyer(
-    st: Station,
-    buyer: str | None,
-    session_id: str,
-    game_date: str,
-    *,
-    by: str,
-    manager: str | None,
-    reason: str | None,
-) -> str | None:
-    """Rule D for bingo: nobody working the session plays in it."""
-    if not buyer:
-        return None
-    person = resolve_buyer(st, buyer)
-    assert person is not None
-    approver = st.operator(manager, "manager") if manager else None
-    enforce_for_buyer(
-        st,
-        bingo_decision(st, person, date.fromisoformat(game_date), session_id),
-        person,
-        subject=f"session {session_id}",
-        by=by,
-        manager=approver,
-        reason=reason,
-    )
-    return person.code
-
-
 def _sale_view(st: Station, body: dict[str, Any], what: str) -> SaleView:
     return SaleView(
         receipt=body["receipt"],
@@ -390,11 +360,12 @@ def sell_pack(
             found = bingo_read.pack(st.ledger.conn, pack)
             if found is None:
                 raise NotFound(f"no pack {pack!r} is defined")
-            buyer_code = _buyer(
+            buyer_code = bingo_player(
                 st,
                 buyer,
-                session.id,
-                session.game_date,
+                session=session.id,
+                game_date=session.game_date,
+                subject=f"session {session.id}",
                 by=by.badge,
                 manager=manager,
                 reason=reason,
@@ -488,11 +459,12 @@ def sell_paper(
                     raise BadInput(
                         "price", f"the program lists no price for {series}: give --price"
                     )
-            buyer_code = _buyer(
+            buyer_code = bingo_player(
                 st,
                 buyer,
-                session.id,
-                session.game_date,
+                session=session.id,
+                game_date=session.game_date,
+                subject=f"session {session.id}",
                 by=by.badge,
                 manager=manager,
                 reason=reason,

@@ -3,7 +3,6 @@ game, rule D for the session, loaded only on the hall's premises, every E.1.e re
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from pos.domain import bingo
@@ -17,7 +16,7 @@ from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BuyerRefused, bingo_decision, enforce_for_buyer
+from pos.services.eligibility import BuyerRefused, bingo_player
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import Buyer, resolve_buyer
@@ -142,22 +141,17 @@ def rent(
             _on_premises(st)
             session = require_open_session(st)
             package, price = _package(st, count, rounds)
-            buyer_code = None
             refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
-            if buyer:
-                person = resolve_buyer(st, buyer)
-                assert person is not None
-                approver = st.operator(manager, "manager") if manager else None
-                enforce_for_buyer(
-                    st,
-                    bingo_decision(st, person, date.fromisoformat(session.game_date), session.id),
-                    person,
-                    subject=f"session {session.id}",
-                    by=by.badge if by else None,
-                    manager=approver,
-                    reason=reason,
-                )
-                buyer_code = person.code
+            buyer_code = bingo_player(
+                st,
+                buyer,
+                session=session.id,
+                game_date=session.game_date,
+                subject=f"session {session.id}",
+                by=by.badge if by else None,
+                manager=manager,
+                reason=reason,
+            )
             device = _next_free_device(st)
             series = _series(st)
             first_face = devices_read.last_face(st.ledger.conn, series) + 1

@@ -6,6 +6,8 @@ to a worker asks a manager, whose decision is recorded (OverrideGranted).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -17,7 +19,7 @@ from pos.errors import RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import roster as roster_read
 from pos.services.current_session import hall_date, open_session_now
-from pos.services.players import Buyer
+from pos.services.players import Buyer, resolve_buyer
 from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
 
@@ -155,6 +157,37 @@ def enforce_for_buyer(
     raise BuyerRefused(decision, buyer, subject, by)
 
 
+def bingo_player(
+    st: Station,
+    player: str | None,
+    *,
+    session: str,
+    game_date: str,
+    subject: str,
+    by: str | None,
+    manager: str | None = None,
+    reason: str | None = None,
+) -> str | None:
+    """Rule D for bingo, inside the command's transaction: nobody working `session` plays in it,
+    whether buying its paper, entering its decision or chest game, or taking part. Returns the
+    player's code to record; None when nobody was identified."""
+    if not player:
+        return None
+    person = resolve_buyer(st, player)
+    assert person is not None
+    approver = st.operator(manager, "manager") if manager else None
+    enforce_for_buyer(
+        st,
+        bingo_decision(st, person, date.fromisoformat(game_date), session),
+        person,
+        subject=subject,
+        by=by,
+        manager=approver,
+        reason=reason,
+    )
+    return person.code
+
+
 class BuyerRefused(RuleRefused):
     """A purchase refused because of who the buyer is; recorded as PurchaseBlocked."""
 
@@ -218,3 +251,14 @@ def buyer_report(st: Station, buyer: Buyer) -> dict[str, Any]:
             "why": bingo.message or None,
         },
     }
+
+
+@contextmanager
+def refusals_recorded(st: Station) -> Iterator[None]:
+    """Around a command's transaction: a buyer refused is recorded (PurchaseBlocked) after the
+    transaction rolled back, then the refusal goes on to the caller."""
+    try:
+        yield
+    except BuyerRefused as refusal:
+        refusal.record(st)
+        raise

@@ -129,6 +129,7 @@ CASES = [
     Case("bingo chest sell", BOOTH, ("bingo", "chest", "sell", "--game", "4", "--qty", "5", *S)),
     Case("bingo chest participant", BOOTH, ("bingo", "chest", "participant", "--game", "4",
                                             "--via", "1", *S)),
+    Case("bingo chest show", BOOTH, ("bingo", "chest", "show", "--game", "4", "--json")),
     Case("bingo chest open", BOOTH, ("bingo", "chest", "open", "--game", "4", "--opened",
                                      "--prize", "25.00", *S)),
     Case("exception list", MANAGER, ("exception", "list", "--json")),

@@ -4,11 +4,12 @@ prize asks for W-2G data, and which fields each kind of program game offers for 
 from __future__ import annotations
 
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from kiosk.viewmodels import bingo
 from kiosk.viewmodels.common import ERROR, Outcome, Refusal
 from pos.clock import FixedClock
-from pos.services import bingo_program
+from pos.services import bingo_program, roster
 from pos.services.station import Station
 from tests.ui.conftest import NOW
 from tests.ui.test_bingo_screens import bingo_night
@@ -78,7 +79,40 @@ def test_the_session_games_and_what_each_records(demo_hall: Path) -> None:
         ]
         decision = vm.games[0]
         missing = bingo.game_action(st, decision, "enter", {"count": " "}, "S200")
-        assert not missing.ok and "card faces, or cards in play" in missing.detail
+        assert not missing.ok and "enter faces or cards first" in missing.detail
         assert bingo.game_action(st, decision, "enter", {"count": "40"}, "S200").ok
         announced = bingo.game_action(st, decision, "announce", {}, "S200")
         assert announced.shout == "$40.00" and "the prize is $40.00" in announced.detail
+
+
+def test_a_player_card_typed_at_a_session_game_is_checked_for_rule_d(demo_hall: Path) -> None:
+    """The Games tab's player card goes with decision and chest entries: a volunteer on
+    tonight's bingo floor is refused there as at the paper table (rule D)."""
+    bingo_night(demo_hall, chest=True)
+    with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as st:
+        tonight = st.clock.now().astimezone(ZoneInfo(st.hall.time_zone)).date().isoformat()
+        roster.add_shift(
+            st,
+            {
+                "name": "Sam Seller",
+                "date_of_birth": "1985-09-14",
+                "badge": "S200",
+                "organisation": st.hall.organisation,
+                "date": tonight,
+                "start": "23:00",
+                "end": "23:45",
+                "duty": "bingo",
+            },
+            operator="M100",
+        )
+        decision, _progressive, chest = bingo.games_screen(st).games
+        entry = {"count": "4", "player": "S200"}
+        refused = bingo.game_action(st, decision, "enter", entry, "M100")
+        assert not refused.ok and refused.refusal is not None
+        assert refused.refusal.rule == "D", refused
+        chest_refused = bingo.game_action(st, chest, "sell", entry, "M100").refusal
+        assert chest_refused is not None and chest_refused.rule == "D"
+        decision_now, _progressive, chest_now = bingo.games_screen(st).games
+        assert "0 faces, 0 fee rounds · paid in $0.00" in decision_now.status, "nothing entered"
+        assert chest_now.status.startswith("0 entries"), chest_now.status
+        assert bingo.game_action(st, decision, "enter", {"count": "4"}, "M100").ok
