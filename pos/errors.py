@@ -7,10 +7,21 @@ Every error carries the process exit code the CLI maps it to, so the shell never
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pos.domain.checks import Refusal
+
+
+# A message names the offending value, but a value pasted by the screenful (a 5,000-digit
+# "quantity", a whole file on one line) is cut to its start and its length.
+_LONG_RUN = re.compile(r"\S{200,}")
+
+
+def elide_long_values(message: str) -> str:
+    """`message` with every run of 200 or more non-blank characters cut to its first 60."""
+    return _LONG_RUN.sub(lambda m: f"{m.group()[:60]}... ({len(m.group()):,} characters)", message)
 
 
 class BoothError(Exception):
@@ -19,6 +30,7 @@ class BoothError(Exception):
     exit_code = 2
 
     def __init__(self, message: str) -> None:
+        message = elide_long_values(message)
         super().__init__(message)
         self.message = message
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import sys
@@ -33,7 +34,7 @@ from pos.cli.sales import acceptor, dispenser, player, sell, session
 from pos.cli.scanning import scan, scan_code, scanner
 from pos.cli.staff import staff
 from pos.cli.winners import check, punch, redeem, seal, void
-from pos.errors import BoothError, RuleRefused, StorageFailure
+from pos.errors import BoothError, RuleRefused, StorageFailure, elide_long_values
 from pos.ledger import requests
 from pos.ledger.store import ledger_error
 from pos.services.station import LEDGER_FILE
@@ -126,7 +127,9 @@ def execute(args: list[str], cli_state: CliState) -> int:
         with requests.running(cli_state.request_id):
             code = cli.main(args=args, prog_name="booth", standalone_mode=False, obj=cli_state)
     except click.ClickException as exc:
-        exc.show()
+        shown = io.StringIO()
+        exc.show(file=shown)
+        click.echo(elide_long_values(shown.getvalue()), err=True, nl=False)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("booth: aborted", err=True)
