@@ -49,7 +49,7 @@ def web() -> None:
 @click.option(
     "--expires-in",
     "ttl",
-    type=int,
+    type=click.IntRange(1, 7 * 24 * 3600),
     default=web_access.PAIR_TTL,
     show_default=True,
     help="Seconds the link stays good.",

@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from pos.cli.common import (
+    GAME_NUMBER,
+    VERSION_NUMBER,
     buyer_options,
     configured_printer,
     emit,
@@ -99,7 +101,7 @@ def program_create(ctx: click.Context, program_file: Path, operator: str | None)
 
 @program.command("edit")
 @click.argument("name")
-@click.option("--game", "game_number", type=int, help="The game to change, by its number.")
+@click.option("--game", "game_number", type=GAME_NUMBER, help="The game to change, by its number.")
 @click.option(
     "--set",
     "changes",
@@ -135,7 +137,9 @@ def program_edit(
 
 @program.command("show")
 @click.argument("name", required=False)
-@click.option("--version", "version", type=int, help="One version (default: the latest).")
+@click.option(
+    "--version", "version", type=VERSION_NUMBER, help="One version (default: the latest)."
+)
 @click.option("--all", "every", is_flag=True, help="Every version of every program.")
 @json_option
 @click.pass_context
@@ -157,7 +161,9 @@ def program_show(ctx: click.Context, name: str | None, version: int | None, ever
 
 @program.command("print")
 @click.argument("name", required=False)
-@click.option("--version", "version", type=int, help="One version (default: the latest).")
+@click.option(
+    "--version", "version", type=VERSION_NUMBER, help="One version (default: the latest)."
+)
 @click.option(
     "--pdf",
     "pdf_file",

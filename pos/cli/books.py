@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from pos.cli.books_text import count_text
-from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.common import YEAR, emit, json_option, operator_option, reads, state, whole_number
 from pos.cli.reports import drawer, report
 from pos.services import books_cash, books_deposits, books_quarter
 
@@ -343,8 +343,8 @@ def _write(result: dict[str, Any], xlsx: Path | None, pdf: Path | None, csv: Pat
 
 
 @report.command("quarter")
-@click.option("--year", type=int, required=True)
-@click.option("--quarter", "q", type=int, required=True)
+@click.option("--year", type=YEAR, required=True)
+@click.option("--quarter", "q", type=whole_number(1, 4), required=True)
 @_outputs
 @json_option
 @click.pass_context
@@ -366,7 +366,7 @@ def report_quarter(
 
 
 @report.command("annual")
-@click.option("--year", type=int, required=True)
+@click.option("--year", type=YEAR, required=True)
 @_outputs
 @json_option
 @click.pass_context

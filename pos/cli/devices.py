@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from pos.cli.common import (
+    GAME_NUMBER,
     buyer_options,
     configured_printer,
     emit,
@@ -126,7 +127,7 @@ def device_return(ctx: click.Context, device_id: str, operator: str | None) -> N
     is_flag=True,
     help="No numbers called in the game in progress were keyed into the replacement.",
 )
-@click.option("--game", type=int, help="The game in progress.")
+@click.option("--game", type=GAME_NUMBER, help="The game in progress.")
 @operator_option
 @json_option
 @click.pass_context
@@ -162,7 +163,7 @@ def _faces_text(result: dict[str, Any]) -> str:
 
 @device.command("faces")
 @click.argument("device_id")
-@click.option("--game", type=int, default=1, show_default=True)
+@click.option("--game", type=GAME_NUMBER, default=1, show_default=True)
 @click.option("--print", "to_printer", is_flag=True, help="Also print them on the receipt printer.")
 @json_option
 @click.pass_context

@@ -6,7 +6,15 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.common import (
+    LINE_NUMBER,
+    RECEIPT_NUMBER,
+    emit,
+    json_option,
+    operator_option,
+    reads,
+    state,
+)
 from pos.errors import BadInput
 from pos.services import seals, winners
 
@@ -70,7 +78,9 @@ def punch(ctx: click.Context, code: str, operator: str | None) -> None:
 
 @click.command()
 @click.argument("code", required=False)
-@click.option("--sale", "receipt", type=int, help="Void the sale on this receipt (managers).")
+@click.option(
+    "--sale", "receipt", type=RECEIPT_NUMBER, help="Void the sale on this receipt (managers)."
+)
 @click.option("--reason", required=True, help="Why: tampered, damaged, rung in error...")
 @operator_option
 @json_option
@@ -135,7 +145,7 @@ def _sheet_text(sheet: dict[str, Any]) -> str:
 @seal.command("sign")
 @click.argument("serial")
 @click.option("--ticket", required=True, help="The hold ticket's number.")
-@click.option("--line", type=int, required=True)
+@click.option("--line", type=LINE_NUMBER, required=True)
 @click.option("--player", help="The player's card.")
 @operator_option
 @json_option
@@ -173,7 +183,7 @@ def seal_sheet(ctx: click.Context, serial: str) -> None:
 @click.option(
     "--line",
     "lines",
-    type=int,
+    type=LINE_NUMBER,
     multiple=True,
     required=True,
     help="A winning line under the seal (repeat for more).",
@@ -192,7 +202,7 @@ def seal_open(
 
 @seal.command("claim")
 @click.argument("serial")
-@click.option("--line", type=int, required=True)
+@click.option("--line", type=LINE_NUMBER, required=True)
 @operator_option
 @json_option
 @click.pass_context
