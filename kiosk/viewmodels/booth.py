@@ -472,6 +472,8 @@ class PackageVM:
 class DevicesVM:
     packages: tuple[PackageVM, ...]
     free_text: str
+    free: int
+    total: int
     rented: tuple[str, ...]
     session_open: bool
 
@@ -485,6 +487,8 @@ def devices_screen(st: Station) -> DevicesVM:
             for p in devices_rental.list_packages(st)
         ),
         free_text=f"{free} device{'s' if free != 1 else ''} free of {len(listed)}",
+        free=free,
+        total=len(listed),
         rented=tuple(d["device"] for d in listed if d["state"] == "rented"),
         session_open=current_session.open_session_now(st) is not None,
     )

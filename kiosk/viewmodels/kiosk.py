@@ -286,6 +286,13 @@ def pay_screen(st: Station, player: Player, serial: str, qty: int, *, takes_cash
     )
 
 
+def devices_free_text(free: int, total: int) -> str:
+    """The rent screen's headline, in the player's language."""
+    if free == 1:
+        return _("Bingo devices: 1 free of {total}").format(total=total)
+    return _("Bingo devices: {free} free of {total}").format(free=free, total=total)
+
+
 def rent_label(package: PackageVM) -> str:
     return _("Rent {name} · {amount}").format(name=package.name, amount=package.price)
 

@@ -258,6 +258,10 @@ def test_spanish_screens(demo_hall: Path, open_front: Any) -> None:
     assert ui.find("buy-A100003-2").text == "Comprar 2 · $2.00"
     assert ui.find("done").text == "Terminar"
     ui.shot("kiosk-games-es")
+    ui.tap("go-rent")
+    assert ui.find("kiosk-free-devices").text == "Equipos de bingo: 3 libres de 3"
+    ui.shot("kiosk-rent-es", both=False)
+    ui.tap("back")
     ui.tap("buy-A100003-2")
     assert ui.find("pay-prompt").text == "Inserte $2.00 en billetes, o escanee un vale."
     ui.shot("kiosk-pay-es")

@@ -139,7 +139,9 @@ class RentScreen(RoleScreen):
     screen_name = "rent"
 
     def build(self) -> None:
-        self.free = Text(size=t.TITLE, bold=True, one_line=True, size_hint_y=0.2)
+        self.free = Text(
+            size=t.TITLE, bold=True, one_line=True, size_hint_y=0.2, ident="kiosk-free-devices"
+        )
         self.packages = ListBox(ident="kiosk-packages")
         self.body.add_widget(self.free)
         self.body.add_widget(self.packages)
@@ -149,7 +151,7 @@ class RentScreen(RoleScreen):
         return booth.devices_screen(st)
 
     def render(self, vm: booth.DevicesVM) -> None:
-        self.free.text = f"Bingo devices: {vm.free_text}"
+        self.free.text = vm_kiosk.devices_free_text(vm.free, vm.total)
         buttons: list[object] = [
             TouchButton(
                 vm_kiosk.rent_label(p) + f" ({p.faces} × {p.games})",
