@@ -87,6 +87,7 @@ class CashDesk:
         except AcceptorFault as fault:
             self.fault = str(fault)
             said = []
+        self._show_state()
         done = self.runtime.worker_call(partial(kiosk_cash.reconcile, after_reset=said))
         if done:
             log.warning("kiosk cash reconciled at start-up: %s", "; ".join(done))
@@ -112,10 +113,12 @@ class CashDesk:
                 self._step()
                 if self.fault:
                     self.fault = ""
+                    self._show_state()
             except AcceptorFault as fault:
                 if str(fault) != self.fault:
                     self.fault = str(fault)
                     self._tell(CashNews("fault"))
+                    self._show_state()
                 self._stop.wait(0.5)
             except Exception:
                 log.exception("the cash thread failed a step")
@@ -143,6 +146,15 @@ class CashDesk:
         elif event.kind in ("jam", "fault"):
             self.fault = event.detail
             self._tell(CashNews("fault"))
+            self._show_state()
+
+    def _show_state(self) -> None:
+        """The status bar's word on the acceptor: staff see a fault from across the hall."""
+        if self.fault:  # in two words: the pay screen and the log have the acceptor's own
+            jammed = "jam" in self.fault.lower()
+            self.runtime.set_bills(f"Bills: {'jammed' if jammed else 'out of service'}", "error")
+        else:
+            self.runtime.set_bills("Bills: ready", "ok")
 
     def _escrow(self, amount: int) -> None:
         with self._lock:

@@ -71,6 +71,8 @@ class DeviceState:
     sync: str = "LAN sync: off"
     link: str = "Hall link: checking"  # in words: "Hall link: OK" or "OFFLINE since 19:40"
     link_level: str = "off"
+    bills: str = ""  # a kiosk's bill acceptor: "Bills: ready", its fault, or none (vouchers only)
+    bills_level: str = "off"
 
 
 ADVICE = (
@@ -417,6 +419,11 @@ class StationRuntime:
         now = link.hall_link_now(st)
         if (now.text, now.level) != (self.state.link, self.state.link_level):
             self._set_state(link=now.text, link_level=now.level)
+
+    def set_bills(self, text: str, level: str) -> None:
+        """The bill acceptor's state on the status bar (from the cash thread or the UI)."""
+        if (text, level) != (self.state.bills, self.state.bills_level):
+            self._set_state(bills=text, bills_level=level)
 
     def _set_state(self, **changes: Any) -> None:
         with self._state_lock:

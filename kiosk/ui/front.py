@@ -137,6 +137,8 @@ class Front:
                 self.runtime.cash = CashDesk(self.runtime, self.runtime.acceptor)
                 self.runtime.cash.listeners.append(self._cash_news)
                 self.runtime.cash.start()
+            else:
+                self.runtime.set_bills("Bills: none (vouchers only)", "warn")
         else:
             self.lock_watch = LockWatch(self)
         first = self.screens.get_screen(self.screens.screen_names[0])

@@ -87,6 +87,15 @@ class Text(Label):  # type: ignore[misc]
         self.color = rgba(colour)
 
 
+class StatusText(Text):
+    """A part of the staff's status line: scaled with the window, but not with a player's
+    large-text mode (five parts must keep sharing 800 px)."""
+
+    def _rescale(self, *_: object) -> None:
+        self.font_size = theme.px(self._base)
+        self.padding = (theme.px(4), theme.px(2))
+
+
 class TouchButton(Button):  # type: ignore[misc]
     """A large button: at least 48 px (9 mm) each way at 800x480, high contrast."""
 
@@ -308,7 +317,8 @@ class NumberPad(GridLayout):  # type: ignore[misc]
 
 class StatusBar(BoxLayout):  # type: ignore[misc]
     """Station and operator, the hall link in words ("Hall link: OK", "OFFLINE since 19:40"),
-    printer and scanner state: always visible, coloured by state."""
+    printer and scanner state, and at a kiosk its bill acceptor's: always visible, coloured by
+    state."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, **kwargs)
@@ -317,10 +327,11 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
             self._bg = Rectangle()
         self.bind(pos=self._redraw, size=self._redraw)
         size = t.SMALL - 2
-        self.where = Text(size=size, one_line=True, ident="status-station")
-        self.link = Text(size=size, one_line=True, ident="status-link")
-        self.printer = Text(size=size, one_line=True, ident="status-printer")
-        self.scanner = Text(size=size, one_line=True, ident="status-scanner")
+        self.where = StatusText(size=size, one_line=True, ident="status-station")
+        self.link = StatusText(size=size, one_line=True, ident="status-link")
+        self.printer = StatusText(size=size, one_line=True, ident="status-printer")
+        self.scanner = StatusText(size=size, one_line=True, ident="status-scanner")
+        self.bills = StatusText(size=size, one_line=True, ident="status-bills")
         for label in (self.where, self.link, self.printer, self.scanner):
             self.add_widget(label)
         theme.bind(scale=self._rescale)
@@ -343,14 +354,22 @@ class StatusBar(BoxLayout):  # type: ignore[misc]
         self.printer.set_colour(readable(vm.printer_colour))
         self.scanner.text = vm.scanner
         self.scanner.set_colour(readable(vm.scanner_colour))
+        self.bills.text = vm.bills
+        self.bills.set_colour(readable(vm.bills_colour))
+        if vm.bills and self.bills.parent is None:
+            self.add_widget(self.bills)
+        elif not vm.bills and self.bills.parent is not None:
+            self.remove_widget(self.bills)
         self._balance()
 
     def _balance(self, *_: object) -> None:
-        """Each part as wide as its words (four parts share 800 px): none is cut short while
+        """Each part as wide as its words (four or five parts share 800 px): none is cut short while
         the whole fits; when it does not, each gives up its share."""
         from kivy.core.text import Label as CoreLabel
 
-        parts = (self.where, self.link, self.printer, self.scanner)
+        parts = [self.where, self.link, self.printer, self.scanner]
+        if self.bills.parent is not None:
+            parts.append(self.bills)
         widths = []
         for label in parts:
             probe = CoreLabel(text=label.text or " ", font_size=label.font_size, bold=label.bold)

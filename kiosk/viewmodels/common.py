@@ -134,6 +134,8 @@ class StatusBarVM:
     training: bool
     link: str = ""
     link_colour: str = OFF
+    bills: str = ""  # empty: no acceptor part (booth and manager)
+    bills_colour: str = OFF
 
 
 def status_bar(state: DeviceState, info: StationInfo | None, operator: str | None) -> StatusBarVM:
@@ -149,6 +151,8 @@ def status_bar(state: DeviceState, info: StationInfo | None, operator: str | Non
         training=bool(info and info.training),
         link=state.link,
         link_colour=LEVEL_COLOURS.get(state.link_level, OFF),
+        bills=state.bills,
+        bills_colour=LEVEL_COLOURS.get(state.bills_level, OFF),
     )
 
 

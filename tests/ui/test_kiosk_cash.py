@@ -204,6 +204,38 @@ def test_a_player_walks_away_with_credit(demo_hall: Path, open_front: Any) -> No
     assert paid["paid"] == "3.00"
 
 
+def _until(ui: Driver, ident: str, text: str, timeout: float = 10.0) -> None:
+    """Frames until widget `ident` reads `text` (the cash thread polls on its own time)."""
+    deadline = time.monotonic() + timeout
+    while ui.find(ident).text != text:
+        assert time.monotonic() < deadline, f"{ident}: {ui.find(ident).text!r}, not {text!r}"
+        ui.frames(1)
+        time.sleep(0.05)
+
+
+def test_the_status_bar_says_what_the_bill_acceptor_is_doing(
+    demo_hall: Path, open_front: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Staff see an acceptor out of service from across the hall, not only a player at the pay
+    screen; the word goes back to ready when it answers again."""
+    from pos.services.ports import AcceptorFault
+
+    ui = open_front(demo_hall / "kiosk-1")
+    _until(ui, "status-bills", "Bills: ready")
+    acceptor = ui.runtime.acceptor
+
+    def unplugged() -> list[Any]:
+        raise AcceptorFault("no answer on /dev/ttyUSB0")
+
+    monkeypatch.setattr(acceptor, "poll", unplugged)
+    _until(ui, "status-bills", "Bills: out of service")
+    assert ui.find("status-bills").color[0] > 0.9  # red, lightened on black
+    assert ui.find("status-scanner").text.startswith("Scanner: ready"), "nothing cut short"
+    ui.shot("kiosk-acceptor-out-of-service", both=False)
+    monkeypatch.undo()
+    _until(ui, "status-bills", "Bills: ready")
+
+
 def test_no_acceptor_takes_vouchers_only(demo_hall: Path, open_front: Any) -> None:
     from tests.ui.test_kiosk import _voucher
 
@@ -212,6 +244,7 @@ def test_no_acceptor_takes_vouchers_only(demo_hall: Path, open_front: Any) -> No
         devices.set_device(st, "acceptor", "none", operator="M100")
     ui = open_front(demo_hall / "kiosk-1")
     assert ui.runtime.cash is None
+    _until(ui, "status-bills", "Bills: none (vouchers only)")
     ui.scan("C-1001")
     ui.tap("buy-A100003-2")
     assert ui.find("pay-prompt").text == (
