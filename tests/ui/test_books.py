@@ -53,8 +53,9 @@ def test_booth_counts_blind_then_a_second_person_verifies(demo_hall: Path, open_
     assert ui.find("close-headline").text == "Not verified"
     assert ui.find("close-rule").text.startswith("Rule COUNT2")
     assert _statuses(ui) == [("booth-1", "not verified")]
-    # a second person, another badge, counts the same figure
-    ui.type("verify-badge", "M100")
+    # a second person, another badge (scanned), counts the same figure
+    ui.scan("M100")
+    assert ui.find("verify-badge").text == "M100"
     ui.type("verify-amount", counted)
     ui.tap("verify")
     assert ui.find("close-headline").text == f"RECOUNTED ${counted} · VERIFIED"
@@ -84,7 +85,8 @@ def test_manager_books_tab(demo_hall: Path, open_front: Any) -> None:
     assert "The session's cash: NOT VERIFIED" in shown and "counted by M100" in shown
     assert _statuses(ui) == [("*", "not verified")]
     ui.shot("manager-books-counted")
-    ui.type("verify-badge", "S200")
+    ui.scan("S200")  # the second person's badge, scanned
+    assert ui.find("verify-badge").text == "S200"
     ui.type("verify-amount", expected)
     ui.tap("verify")
     assert ui.find("books-headline").text == f"RECOUNTED ${expected} · VERIFIED"

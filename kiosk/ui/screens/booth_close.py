@@ -6,9 +6,10 @@ station's marker and events)."""
 from __future__ import annotations
 
 from kiosk.ui import theme as t
+from kiosk.ui.blind_count import BlindCount
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.widgets import Field, OutcomeView, Row, Text, TouchButton, fixed
-from kiosk.viewmodels import books, booth, common
+from kiosk.ui.widgets import OutcomeView, Row, Text, TouchButton, fixed
+from kiosk.viewmodels import booth, common
 from pos.services.station import Station
 
 
@@ -30,20 +31,7 @@ class BoothCloseScreen(RoleScreen):
             ),
             40,
         )
-        count = Row()
-        self.amount = Field("Counted $", ident="count-amount")
-        count.add_widget(self.amount)
-        count.add_widget(
-            TouchButton("Record count", on_press=self._count, colour=common.INFO, ident="count")
-        )
-        second = Row()
-        self.badge = Field("Second person's badge", ident="verify-badge")
-        self.recount = Field("Their count $", ident="verify-amount")
-        second.add_widget(self.badge)
-        second.add_widget(self.recount)
-        second.add_widget(
-            TouchButton("Verify", on_press=self._verify, colour=common.OK, ident="verify")
-        )
+        self.count = BlindCount(self, done=self.show)
         row = Row()
         row.add_widget(
             TouchButton(
@@ -56,7 +44,7 @@ class BoothCloseScreen(RoleScreen):
         self.outcome = OutcomeView(
             headline=t.LARGE, shout=t.LARGE, detail=t.SMALL, ident="close", size_hint_y=1.4
         )
-        for widget in (self.state, self.hint, count, second, row, self.outcome):
+        for widget in (self.state, self.hint, *self.count.rows, row, self.outcome):
             self.body.add_widget(widget)
         self.outcome.clear("")
 
@@ -66,18 +54,8 @@ class BoothCloseScreen(RoleScreen):
     def render(self, vm: str) -> None:
         self.state.text = vm
 
-    def _count(self) -> None:
-        amount, badge = self.amount.text, self.operator
-        self.front.call(lambda st: books.record_count(st, amount, badge), self._counted)
-
-    def _verify(self) -> None:
-        amount, badge = self.recount.text, self.badge.text
-        self.front.call(lambda st: books.verify_count(st, amount, badge), self._counted)
-
-    def _counted(self, outcome: common.Outcome) -> None:
-        if outcome.ok:
-            self.amount.text = self.recount.text = self.badge.text = ""
-        self.show(outcome)
+    def on_scan(self, text: str) -> None:
+        self.count.on_scan(text)
 
     def _close(self) -> None:
         badge = self.operator

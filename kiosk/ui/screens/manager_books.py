@@ -5,6 +5,7 @@ deposits due at the bank; the state's reports due next."""
 from __future__ import annotations
 
 from kiosk.ui import theme as t
+from kiosk.ui.blind_count import BlindCount
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import Field, ListBox, OutcomeBanner, Row, Text, TouchButton, fixed, item
 from kiosk.viewmodels import books, common
@@ -16,22 +17,8 @@ class BooksScreen(RoleScreen):
 
     def build(self) -> None:
         self.heading = fixed(Text(size=t.BODY, bold=True, one_line=True, ident="due-next"), 26)
-        count = Row()
         self.station = Field("Station, or blank", ident="count-station")
-        self.amount = Field("Counted $", ident="count-amount")
-        count.add_widget(self.station)
-        count.add_widget(self.amount)
-        count.add_widget(
-            TouchButton("Record count", on_press=self._count, colour=common.INFO, ident="count")
-        )
-        second = Row()
-        self.badge = Field("Second person's badge", ident="verify-badge")
-        self.recount = Field("Their count $", ident="verify-amount")
-        second.add_widget(self.badge)
-        second.add_widget(self.recount)
-        second.add_widget(
-            TouchButton("Verify", on_press=self._verify, colour=common.OK, ident="verify")
-        )
+        self.count = BlindCount(self, done=self._done, target=self._target, before=[self.station])
         deposit = Row()
         self.bag = Field("Bag no.", ident="deposit-bag")
         self.carrier = Field("Taken by", ident="deposit-by")
@@ -44,7 +31,7 @@ class BooksScreen(RoleScreen):
         )
         self.outcome = fixed(OutcomeBanner(ident="books"), 76)
         self.rows = ListBox(ident="books-list")
-        for widget in (self.heading, count, second, deposit, self.outcome, self.rows):
+        for widget in (self.heading, *self.count.rows, deposit, self.outcome, self.rows):
             self.body.add_widget(widget)
         self.outcome.clear("Count blind: the ledger's figure shows once the count is recorded")
 
@@ -79,21 +66,8 @@ class BooksScreen(RoleScreen):
         station = self.station.text.strip()
         return (station or None), not station
 
-    def _count(self) -> None:
-        amount, badge = self.amount.text, self.operator
-        station, whole = self._target()
-        self.front.call(
-            lambda st: books.record_count(st, amount, badge, station=station, whole=whole),
-            self._done,
-        )
-
-    def _verify(self) -> None:
-        amount, badge = self.recount.text, self.badge.text
-        station, whole = self._target()
-        self.front.call(
-            lambda st: books.verify_count(st, amount, badge, station=station, whole=whole),
-            self._done,
-        )
+    def on_scan(self, text: str) -> None:
+        self.count.on_scan(text)
 
     def _deposit(self) -> None:
         bag, by, cash, checks = self.bag.text, self.carrier.text, self.cash.text, self.checks.text
@@ -104,9 +78,8 @@ class BooksScreen(RoleScreen):
 
     def _done(self, outcome: common.Outcome) -> None:
         if outcome.ok:
-            for field in (self.amount, self.recount, self.badge, self.bag, self.carrier):
+            for field in (self.bag, self.carrier, self.cash, self.checks):
                 field.text = ""
-            self.cash.text = self.checks.text = ""
         self.show(outcome)
         self.refresh()
 
