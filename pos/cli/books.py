@@ -28,6 +28,56 @@ def _count_options(func: Any) -> Any:
     )
 
 
+def _blind_count(
+    ctx: click.Context,
+    record: Any,
+    amount: str,
+    *,
+    station: str | None,
+    session_cash: bool,
+    session: str | None,
+    operator: str | None,
+    verb: str = "Counted",
+) -> None:
+    with state(ctx).open_station() as st:
+        result = record(
+            st,
+            amount,
+            station=station,
+            session=session,
+            whole_session=session_cash,
+            operator=operator,
+        )
+    emit(ctx, result, lambda: count_text(result, verb))
+
+
+@drawer.command("count")
+@click.argument("amount")
+@_count_options
+@operator_option
+@json_option
+@click.pass_context
+def drawer_count(
+    ctx: click.Context,
+    amount: str,
+    station: str | None,
+    session_cash: bool,
+    session: str | None,
+    operator: str | None,
+) -> None:
+    """Record a blind count of a drawer, a kiosk's cash box or the session's cash; what the
+    ledger expected is shown only once the count is recorded, and a second person verifies it."""
+    _blind_count(
+        ctx,
+        books_cash.count,
+        amount,
+        station=station,
+        session_cash=session_cash,
+        session=session,
+        operator=operator,
+    )
+
+
 @drawer.command("verify")
 @click.argument("amount")
 @_count_options
@@ -43,16 +93,16 @@ def drawer_verify(
     operator: str | None,
 ) -> None:
     """A second person (another badge) counts the same cash to the same figure (COUNT2)."""
-    with state(ctx).open_station() as st:
-        result = books_cash.verify(
-            st,
-            amount,
-            station=station,
-            session=session,
-            whole_session=session_cash,
-            operator=operator,
-        )
-    emit(ctx, result, lambda: count_text(result, "Verified"))
+    _blind_count(
+        ctx,
+        books_cash.verify,
+        amount,
+        station=station,
+        session_cash=session_cash,
+        session=session,
+        operator=operator,
+        verb="Verified",
+    )
 
 
 @drawer.command("variances")

@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from pos.cli.books_text import books_day_text, count_text
+from pos.cli.books_text import books_day_text
 from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.cli.progress import progress_bar
-from pos.services import books_cash, reports
 from pos.services import export as export_service
+from pos.services import reports
 
 
 def _day_text(r: dict[str, Any]) -> str:
@@ -216,33 +216,3 @@ def export(ctx: click.Context, directory: Path, operator: str | None) -> None:
 @click.group()
 def drawer() -> None:
     """Cash drawers."""
-
-
-@drawer.command("count")
-@click.argument("amount")
-@click.option("--station", help="Whose drawer or cash box (default: this station's).")
-@click.option("--session-cash", is_flag=True, help="The whole session's cash, not one drawer.")
-@click.option("--session", help="The session (default: the open or latest one).")
-@operator_option
-@json_option
-@click.pass_context
-def drawer_count(
-    ctx: click.Context,
-    amount: str,
-    station: str | None,
-    session_cash: bool,
-    session: str | None,
-    operator: str | None,
-) -> None:
-    """Record a blind count of a drawer, a kiosk's cash box or the session's cash; what the
-    ledger expected is shown only once the count is recorded, and a second person verifies it."""
-    with state(ctx).open_station() as st:
-        result = books_cash.count(
-            st,
-            amount,
-            station=station,
-            session=session,
-            whole_session=session_cash,
-            operator=operator,
-        )
-    emit(ctx, result, lambda: count_text(result))
