@@ -16,10 +16,11 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from cryptography.x509.oid import ExtendedKeyUsageOID
 
 from pos.clock import Clock, SystemClock
 from pos.errors import NotPermitted
+from pos.ledger.x509 import ca_builder, hall_name
 from pos.services.station import HALL_KEY_FILE, TLS_DIR, make_private_dir, write_private
 
 WEB_CA_FILE = "web-ca.pem"
@@ -37,15 +38,6 @@ def _ca_key(hall_key_hex: str) -> ec.EllipticCurvePrivateKey:
     )
     scalar = int.from_bytes(secret, "big") % (_P256_ORDER - 1) + 1
     return ec.derive_private_key(scalar, ec.SECP256R1())
-
-
-def _name(common: str, hall: str) -> x509.Name:
-    return x509.Name(
-        [
-            x509.NameAttribute(NameOID.COMMON_NAME, common),
-            x509.NameAttribute(NameOID.ORGANIZATION_NAME, hall),
-        ]
-    )
 
 
 def fingerprint(pem: bytes) -> str:
@@ -73,29 +65,15 @@ def web_ca(directory: Path, hall: str, clock: Clock | None = None) -> bytes:
         return path.read_bytes()
     key = _ca_key(_hall_key(directory))
     now = (clock or SystemClock()).now()
-    name = _name(f"booth hall {hall} web", hall)
     cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=CA_DAYS))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=False,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
+        ca_builder(
+            f"booth hall {hall} web",
+            hall,
+            key.public_key(),
+            now,
+            days=CA_DAYS,
+            serial=x509.random_serial_number(),
+            digital_signature=False,
         )
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), False)
         .sign(key, hashes.SHA256())
@@ -144,7 +122,7 @@ def server_files(
     key = ec.generate_private_key(ec.SECP256R1())
     cert = (
         x509.CertificateBuilder()
-        .subject_name(_name(f"{station}.booth.local", hall))
+        .subject_name(hall_name(f"{station}.booth.local", hall))
         .issuer_name(ca_cert.subject)
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())

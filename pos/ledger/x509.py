@@ -13,6 +13,7 @@ import ipaddress
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.types import CertificatePublicKeyTypes
 from cryptography.x509.oid import NameOID
 
 from pos.ledger.keys import StationKey
@@ -27,7 +28,8 @@ def _private(key: StationKey) -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(key.to_hex()))
 
 
-def _name(common: str, hall: str) -> x509.Name:
+def hall_name(common: str, hall: str) -> x509.Name:
+    """A certificate name of the hall: its common name and the hall as organisation."""
     return x509.Name(
         [
             x509.NameAttribute(NameOID.COMMON_NAME, common),
@@ -36,21 +38,31 @@ def _name(common: str, hall: str) -> x509.Name:
     )
 
 
-def hall_ca(hall_key: StationKey, hall: str, now: datetime.datetime) -> bytes:
-    name = _name(f"booth hall {hall}", hall)
-    private = _private(hall_key)
-    cert = (
+def ca_builder(
+    common: str,
+    hall: str,
+    public_key: CertificatePublicKeyTypes,
+    now: datetime.datetime,
+    *,
+    days: int,
+    serial: int,
+    digital_signature: bool,
+) -> x509.CertificateBuilder:
+    """A self-signed certificate authority of the hall, to sign with its key: the replication
+    CA (Ed25519) and the web app's (ECDSA P-256, which browsers accept) differ only in these."""
+    name = hall_name(common, hall)
+    return (
         x509.CertificateBuilder()
         .subject_name(name)
         .issuer_name(name)
-        .public_key(private.public_key())
-        .serial_number(1)
+        .public_key(public_key)
+        .serial_number(serial)
         .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=VALID_DAYS))
+        .not_valid_after(now + datetime.timedelta(days=days))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(
             x509.KeyUsage(
-                digital_signature=True,
+                digital_signature=digital_signature,
                 content_commitment=False,
                 key_encipherment=False,
                 data_encipherment=False,
@@ -62,9 +74,21 @@ def hall_ca(hall_key: StationKey, hall: str, now: datetime.datetime) -> bytes:
             ),
             critical=True,
         )
-        .sign(private, None)
     )
-    return cert.public_bytes(serialization.Encoding.PEM)
+
+
+def hall_ca(hall_key: StationKey, hall: str, now: datetime.datetime) -> bytes:
+    private = _private(hall_key)
+    builder = ca_builder(
+        f"booth hall {hall}",
+        hall,
+        private.public_key(),
+        now,
+        days=VALID_DAYS,
+        serial=1,
+        digital_signature=True,
+    )
+    return builder.sign(private, None).public_bytes(serialization.Encoding.PEM)
 
 
 def station_cert(
@@ -76,8 +100,8 @@ def station_cert(
     public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(station_key_hex))
     cert = (
         x509.CertificateBuilder()
-        .subject_name(_name(station, hall))
-        .issuer_name(_name(f"booth hall {hall}", hall))
+        .subject_name(hall_name(station, hall))
+        .issuer_name(hall_name(f"booth hall {hall}", hall))
         .public_key(public)
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(days=1))
