@@ -182,9 +182,7 @@ def night(bingo_hall: Hall) -> Hall:  # noqa: F811
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(p for p in c[:4] if p))
-def test_a_hostile_value_is_a_short_clear_refusal(
-    night: Hall, command: tuple[str, ...]
-) -> None:
+def test_a_hostile_value_is_a_short_clear_refusal(night: Hall, command: tuple[str, ...]) -> None:
     before = night.count()
     for value in HOSTILE:
         result = night(*_line(command, value))

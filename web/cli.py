@@ -12,6 +12,7 @@ import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
 from pos.services import web_access
+from pos.services.outputs import replacing
 
 
 def qr_text(link: str) -> str:
@@ -30,7 +31,7 @@ def qr_png(link: str, path: Path) -> None:
     import qrcode
 
     image = qrcode.make(link, border=2, box_size=8)
-    with path.open("wb") as handle:
+    with replacing(path) as partial, partial.open("wb") as handle:
         image.save(handle)
 
 

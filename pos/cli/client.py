@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from pos.cli.control_socket import Address, read_message, send_message, socket_path
+from pos.errors import StorageFailure
+from pos.services.outputs import replacing
 
 #: Environment a forwarded command takes with it (the operator, a training hall's clock...).
 FORWARDED_ENV_PREFIX = "BOOTH_"
@@ -156,11 +158,14 @@ def write_outputs(outputs: list[dict[str, Any]]) -> str | None:
         path = str(output["path"])
         try:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, int(output["mode"]))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(base64.b64decode(output["data"]))
+            with replacing(path) as partial:
+                flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                with os.fdopen(os.open(partial, flags, int(output["mode"])), "wb") as handle:
+                    handle.write(base64.b64decode(output["data"]))
         except OSError as exc:
             return f"cannot write {path}: {exc.strerror}"
+        except StorageFailure as failure:
+            return failure.message
     return None
 
 

@@ -140,6 +140,10 @@ def execute(args: list[str], cli_state: CliState) -> int:
         return report_error(exc, "--json" in args)
     except sqlite3.DatabaseError as exc:  # met outside a transaction: a read of a bad page
         return report_error(ledger_error(exc), "--json" in args)
+    except OSError as exc:  # a file the command wrote or read: a full disk, no such directory
+        where = f"{exc.filename}: " if exc.filename else ""
+        failure = StorageFailure(f"{where}{exc.strerror or exc}")
+        return report_error(failure, "--json" in args)
     return int(code) if isinstance(code, int) else 0
 
 

@@ -9,6 +9,7 @@ import click
 from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices, receipts, vouchers
+from pos.services.outputs import replacing
 
 
 @click.group()
@@ -70,7 +71,9 @@ def receipt_show(
 
             profile = devices.device_settings(st).get("printer_profile")
             renderer = load_receipt_printer("dummy:show", st.directory, profile)
-            png_file.write_bytes(renderer.png(shown))
+            image = renderer.png(shown)
+            with replacing(png_file) as partial:
+                partial.write_bytes(image)
     stub = [*shown.stub, "- - - - - - tear here - - - - - -"] if shown.stub else []
     emit(ctx, receipts.receipt_json(shown), lambda: "\n".join([*stub, *shown.text_lines(48)]))
 

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo
 from pos.domain.receipt import Line, Receipt
 from pos.services.bingo_games import DecisionView, ProgressiveView
 from pos.services.bingo_program import ProgramView
+from pos.services.outputs import replacing
 from pos.services.station import Station
 
 
@@ -105,7 +106,8 @@ def program_pdf(st: Station, view: ProgramView, path: Path) -> Path:
             story.append(Paragraph(escape(paragraph).replace("\n", "<br/>"), cell))
         for title, text in rules:
             story.append(Paragraph(f"<b>{escape(title)}</b>: {escape(text)}", cell))
-    SimpleDocTemplate(str(path), pagesize=letter, title=f"Program {view.name}").build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(str(partial), pagesize=letter, title=f"Program {view.name}").build(story)
     return path
 
 
@@ -192,7 +194,8 @@ def posting_pdf(st: Station, views: list[ProgressiveView], path: Path) -> Path:
                 styles["Normal"],
             )
         )
-    SimpleDocTemplate(str(path), pagesize=letter, title="Progressive bingo").build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(str(partial), pagesize=letter, title="Progressive bingo").build(story)
     return path
 
 

@@ -11,6 +11,7 @@ deposited) is listed as a gap, never guessed: such a line has no amount.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -27,22 +28,27 @@ from pos.ledger.projections import books as books_read
 from pos.ledger.projections import raffle as raffle_read
 from pos.services import bingo_report, books_cash, books_deposits
 from pos.services.current_session import hall_date
+from pos.services.inputs import read_input_text
+from pos.services.outputs import replacing
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
 
 TEMPLATES = {"quarter": "va_form102.json", "annual": "va_form101.json"}
+TEMPLATE_LIMIT = 1_000_000  # a form's layout is a few KB
 
 
 def load_template(report: str, path: Path | None = None) -> dict[str, Any]:
     """A form's layout: the built-in Virginia form, or a file given for another state."""
+    if path is not None:
+        text = read_input_text(path, "template", limit=TEMPLATE_LIMIT)
+    else:
+        text = (resources.files("pos") / "templates" / TEMPLATES[report]).read_text()
     try:
-        if path is not None:
-            text = path.read_text()
-        else:
-            text = (resources.files("pos") / "templates" / TEMPLATES[report]).read_text()
         template: dict[str, Any] = json.loads(text)
-    except (OSError, ValueError) as error:
+    except ValueError as error:
         raise BadInput("template", f"{path}: {error}") from None
+    if not isinstance(template, dict):
+        raise BadInput("template", f"{path}: not a JSON object")
     if not isinstance(template.get("sections"), list):
         raise BadInput("template", f"{path or TEMPLATES[report]}: no sections")
     return template
@@ -428,13 +434,16 @@ def write_xlsx(result: dict[str, Any], path: Path) -> Path:
             sources.append(
                 [line["number"], line["key"], s["event"], s["kind"], s["amount"] / 100, s["detail"]]
             )
-    book.save(path)
+    workbook = io.BytesIO()  # whole in memory first: a zip half-written to a full disk
+    book.save(workbook)  # complains again when it is collected
+    with replacing(path) as partial:
+        partial.write_bytes(workbook.getvalue())
     return path
 
 
 def write_csv(result: dict[str, Any], path: Path) -> Path:
     """One row per source event of each line (a line without events: one row, no event)."""
-    with path.open("w", newline="") as handle:
+    with replacing(path) as partial, partial.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(
             ["line", "key", "label", "line_amount", "event", "kind", "amount", "detail"]
@@ -542,7 +551,8 @@ def write_pdf(result: dict[str, Any], path: Path) -> Path:
             styles["Normal"],
         )
     )
-    SimpleDocTemplate(str(path), pagesize=letter, title=result["title"]).build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(str(partial), pagesize=letter, title=result["title"]).build(story)
     return path
 
 

@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape
 
 from pos.domain.money import parse_amount
 from pos.services.bingo_print import form_flowables
+from pos.services.outputs import replacing
 from pos.services.raffle_report import form_rows as raffle_form_rows
 from pos.services.reports import deadlines
 
@@ -159,7 +160,8 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
                     styles["Normal"],
                 )
             )
-    SimpleDocTemplate(str(path), pagesize=letter, title="Booth day report").build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(str(partial), pagesize=letter, title="Booth day report").build(story)
     return path
 
 
@@ -259,7 +261,8 @@ def write_form_pdf(report: dict[str, Any], path: Path) -> Path:
             styles["Normal"],
         )
     )
-    SimpleDocTemplate(str(path), pagesize=letter, title="Reconciliation form").build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(str(partial), pagesize=letter, title="Reconciliation form").build(story)
     return path
 
 
@@ -299,10 +302,11 @@ def write_house_sheet_pdf(sheet: dict[str, Any], path: Path) -> Path:
     for switch in sheet["switches"]:
         state = "yes" if switch["on"] else "no"
         story.append(Paragraph(f"{escape(switch['meaning'])}: <b>{state}</b>", styles["Normal"]))
-    SimpleDocTemplate(
-        str(path),
-        pagesize=letter,
-        title="House rules",
-        author=sheet["organisation"],
-    ).build(story)
+    with replacing(path) as partial:
+        SimpleDocTemplate(
+            str(partial),
+            pagesize=letter,
+            title="House rules",
+            author=sheet["organisation"],
+        ).build(story)
     return path

@@ -29,6 +29,7 @@ from pos.ledger.projections import winners as winners_read
 from pos.services import bingo_report, books_cash, books_day, report_warnings
 from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
+from pos.services.outputs import replacing
 from pos.services.raffle_report import add_to_day_report as add_raffles
 from pos.services.station import Station
 
@@ -343,7 +344,7 @@ def write_csv(report: dict[str, Any], directory: Path) -> list[Path]:
         path = directory / f"{name}.csv"
         # every row's columns, in the order first met (the bingo lines add a few of their own)
         columns = list(dict.fromkeys(k for row in rows for k in row)) if rows else ["(none)"]
-        with path.open("w", newline="") as handle:
+        with replacing(path) as partial, partial.open("w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=columns, restval="")
             writer.writeheader()
             writer.writerows(
