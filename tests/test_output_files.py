@@ -80,3 +80,18 @@ def test_a_disk_filling_up_leaves_the_file_before_in_place(
         assert result.stderr.startswith(f"booth: cannot write {target}: No space left"), result
         assert target.read_bytes() == b"yesterday's good report\n"
         assert sorted(p.name for p in directory.iterdir()) == ["filler", "yesterday.out"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a file system needs root (CI runs as root)")
+def test_an_export_that_fills_the_disk_leaves_no_half_export(hall: Hall, tmp_path: Path) -> None:
+    """An inspector's export stopped by a full disk: exit 3, and neither the directory it was
+    given nor one it made holds a part that could pass for the whole."""
+    disk = tmp_path / "stick"
+    with _full_disk(disk):
+        given = disk / "given"
+        given.mkdir()
+        for directory in (given, disk / "new"):
+            result = hall("export", "--inspector", str(directory))
+            assert result.exit_code == 3, (result.stdout, result.stderr)
+            assert f"cannot write the export to {directory}: No space left" in result.stderr
+        assert list(given.iterdir()) == [] and not (disk / "new").exists()

@@ -3,8 +3,10 @@ public keys, a CSV per table, and a README saying how to verify the chain."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,6 +63,7 @@ def export_inspector(
     st.operator(operator, "inspector", "manager")
     if directory.exists() and any(directory.iterdir()):
         raise BadInput("dir", f"{directory} is not empty; choose a new directory")
+    made = not directory.exists()
     try:
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "tables").mkdir()
@@ -104,6 +107,7 @@ def export_inspector(
             )
         )
     except OSError as exc:
+        _take_back(directory, made)  # half an export must not pass for a whole one
         raise StorageFailure(f"cannot write the export to {directory}: {exc.strerror}") from None
     return {
         "directory": str(directory),
@@ -130,3 +134,17 @@ def deal_history(st: Station, serial: str) -> dict[str, Any]:
     assert flare is not None  # deal_summary found the deal
     summary["flare"] = json.loads(flare)
     return summary
+
+
+def _take_back(directory: Path, made: bool) -> None:
+    """Remove what a failed export wrote: the directory it made, or what it put in the empty
+    directory it was given."""
+    if made:
+        shutil.rmtree(directory, ignore_errors=True)
+    elif directory.is_dir():
+        for path in directory.iterdir():
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    path.unlink()
