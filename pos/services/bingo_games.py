@@ -46,7 +46,7 @@ from pos.ledger.keys import seal_for
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import require_game, require_program
 from pos.services.current_session import hall_date, require_open_session
-from pos.services.eligibility import bingo_player, refusals_recorded
+from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input, read_input_text
 from pos.services.numbering import next_receipt_number
 from pos.services.settings import rulebook_settings
@@ -243,18 +243,10 @@ def pay_prize(
         people = list(players) + [""] * (count - len(players))
         ids = list(identities) + [None] * (count - len(identities))
         winner_bodies = []
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
         for share, player, identity in zip(shares, people, ids, strict=False):
             entry: dict[str, Any] = {"share": share}
-            code = bingo_player(
-                st,
-                player,
-                session=session.id,
-                game_date=session.game_date,
-                subject=f"session {session.id}, game {found.number}'s prize",
-                by=by.badge,
-                manager=manager,
-                reason=reason,
-            )
+            code = not_working.check(player, f"game {found.number}'s prize")
             if code:
                 entry["player"] = code
             if share >= settings.w2g_threshold:
@@ -403,16 +395,8 @@ def decision_enter(
         totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
         if totals.announced_prize is not None:
             raise BadInput("game", f"game {found.number}'s prize was announced: no more entries")
-        buyer_code = bingo_player(
-            st,
-            buyer,
-            session=session.id,
-            game_date=session.game_date,
-            subject=f"session {session.id}, decision game {found.number}",
-            by=by.badge,
-            manager=manager,
-            reason=reason,
-        )
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
+        buyer_code = not_working.check(buyer, f"decision game {found.number}")
         entry = found.entry or 0
         number = next_receipt_number(st)
         st.append(
@@ -630,16 +614,8 @@ def chest_sell(
         session, found, _ = _session_game(st, game, GameKind.TREASURE_CHEST)
         if not found.price:
             raise BadInput("game", f"the program lists no price for {found.title}")
-        buyer_code = bingo_player(
-            st,
-            buyer,
-            session=session.id,
-            game_date=session.game_date,
-            subject=f"session {session.id}, {found.title} (game {found.number})",
-            by=by.badge,
-            manager=manager,
-            reason=reason,
-        )
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
+        buyer_code = not_working.check(buyer, f"{found.title} (game {found.number})")
         number = next_receipt_number(st)
         st.append(
             "ChestSold",
@@ -692,16 +668,8 @@ def chest_participant(
                 found, via_game, via_number, winner_recorded=winner, session=session.id
             )
         )
-        code = bingo_player(
-            st,
-            player,
-            session=session.id,
-            game_date=session.game_date,
-            subject=f"session {session.id}, {found.title} (game {found.number})",
-            by=by.badge,
-            manager=manager,
-            reason=reason,
-        )
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
+        code = not_working.check(player, f"{found.title} (game {found.number})")
         st.append(
             "ChestParticipantChosen",
             {

@@ -34,7 +34,7 @@ from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import program_in_effect
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BuyerRefused, bingo_player
+from pos.services.eligibility import BingoPlayers, BuyerRefused
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.station import Station
@@ -360,16 +360,8 @@ def sell_pack(
             found = bingo_read.pack(st.ledger.conn, pack)
             if found is None:
                 raise NotFound(f"no pack {pack!r} is defined")
-            buyer_code = bingo_player(
-                st,
-                buyer,
-                session=session.id,
-                game_date=session.game_date,
-                subject=f"session {session.id}",
-                by=by.badge,
-                manager=manager,
-                reason=reason,
-            )
+            not_working = BingoPlayers(st, session, by.badge, manager, reason)
+            buyer_code = not_working.check(buyer)
             sheets = []
             for item in found.items:
                 sheets += _take(st, item["series"], int(item["count"]) * count)
@@ -459,16 +451,8 @@ def sell_paper(
                     raise BadInput(
                         "price", f"the program lists no price for {series}: give --price"
                     )
-            buyer_code = bingo_player(
-                st,
-                buyer,
-                session=session.id,
-                game_date=session.game_date,
-                subject=f"session {session.id}",
-                by=by.badge,
-                manager=manager,
-                reason=reason,
-            )
+            not_working = BingoPlayers(st, session, by.badge, manager, reason)
+            buyer_code = not_working.check(buyer)
             sheets = _take(st, series, count)
             body = {
                 "session": session.id,

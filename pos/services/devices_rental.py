@@ -16,7 +16,7 @@ from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BuyerRefused, bingo_player
+from pos.services.eligibility import BingoPlayers, BuyerRefused
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import Buyer, resolve_buyer
@@ -142,16 +142,8 @@ def rent(
             session = require_open_session(st)
             package, price = _package(st, count, rounds)
             refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
-            buyer_code = bingo_player(
-                st,
-                buyer,
-                session=session.id,
-                game_date=session.game_date,
-                subject=f"session {session.id}",
-                by=by.badge if by else None,
-                manager=manager,
-                reason=reason,
-            )
+            not_working = BingoPlayers(st, session, by.badge if by else None, manager, reason)
+            buyer_code = not_working.check(buyer)
             device = _next_free_device(st)
             series = _series(st)
             first_face = devices_read.last_face(st.ledger.conn, series) + 1

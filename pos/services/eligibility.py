@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from pos.domain.eligibility import Involvement, check_bingo_play, check_pull_tab_purchase
@@ -157,35 +158,48 @@ def enforce_for_buyer(
     raise BuyerRefused(decision, buyer, subject, by)
 
 
-def bingo_player(
-    st: Station,
-    player: str | None,
-    *,
-    session: str,
-    game_date: str,
-    subject: str,
-    by: str | None,
-    manager: str | None = None,
-    reason: str | None = None,
-) -> str | None:
-    """Rule D for bingo, inside the command's transaction: nobody working `session` plays in it,
-    whether buying its paper, entering its decision or chest game, or taking part. Returns the
-    player's code to record; None when nobody was identified."""
-    if not player:
-        return None
-    person = resolve_buyer(st, player)
-    assert person is not None
-    approver = st.operator(manager, "manager") if manager else None
-    enforce_for_buyer(
-        st,
-        bingo_decision(st, person, date.fromisoformat(game_date), session),
-        person,
-        subject=subject,
-        by=by,
-        manager=approver,
-        reason=reason,
-    )
-    return person.code
+class _BingoSession(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game_date(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class BingoPlayers:
+    """Rule D for bingo, inside one command's transaction: nobody working `session` plays in
+    it, whether buying its paper, entering its decision or chest game, renting a device or
+    taking part. A near match passes with a manager's decision (`manager`, `reason`)."""
+
+    st: Station
+    session: _BingoSession
+    by: str | None
+    manager: str | None = None
+    reason: str | None = None
+
+    def check(self, player: str | None, what: str = "") -> str | None:
+        """The player's code to record (None when nobody was identified); a worker raises
+        BuyerRefused for "session ID, `what`", recorded by the caller (`refusals_recorded`)."""
+        if not player:
+            return None
+        person = resolve_buyer(self.st, player)
+        assert person is not None
+        session = self.session
+        decision = bingo_decision(
+            self.st, person, date.fromisoformat(session.game_date), session.id
+        )
+        approver = self.st.operator(self.manager, "manager") if self.manager else None
+        enforce_for_buyer(
+            self.st,
+            decision,
+            person,
+            subject=f"session {session.id}" + (f", {what}" if what else ""),
+            by=self.by,
+            manager=approver,
+            reason=self.reason,
+        )
+        return person.code
 
 
 class BuyerRefused(RuleRefused):
