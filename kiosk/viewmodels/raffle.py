@@ -65,9 +65,13 @@ class PrizeVM:
         return f"ticket {self.ticket} won · " + ("claimed" if self.claimed else "not claimed yet")
 
     @property
-    def text(self) -> str:
+    def detail(self) -> str:
         w2g = " · W-2G" if self.reportable else ""
-        return f"{self.title}\nvalue from {self.basis}{w2g} · {self.status}"
+        return f"value from {self.basis}{w2g} · {self.status}"
+
+    @property
+    def text(self) -> str:
+        return f"{self.title}\n{self.detail}"
 
 
 @dataclass(frozen=True)
@@ -136,9 +140,7 @@ class RaffleVM:
 
     @property
     def summary(self) -> str:
-        return (
-            f"Drawing {self.drawing_date} · {self.price} a ticket · {self.tickets}\n{self.where}"
-        )
+        return f"Drawing {self.drawing_date} · {self.price} a ticket · {self.tickets}\n{self.where}"
 
 
 @dataclass(frozen=True)

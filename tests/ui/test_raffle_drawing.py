@@ -139,6 +139,10 @@ def test_the_booth_draws_its_raffle_by_touch(demo_hall: Path, open_front: Any) -
     ui.tap("prize-1")
     assert ui.find("step-title").text == "Claim the 1st prize: Handmade quilt ($250.00)"
     assert "w2g-name" not in ui.idents()
+    ui.tap("claim-code")  # a touch station: the on-screen keyboard comes up to type a code
+    assert "osk" in ui.idents()
+    ui.tap("osk-done")
+    assert "osk" not in ui.idents()
     ui.scan(_ticket_code(ui, tickets[1]))
     ui.tap("claim")
     assert ui.find("raffle-headline").text == "NOT CLAIMED"
@@ -165,6 +169,9 @@ def test_the_booth_draws_its_raffle_by_touch(demo_hall: Path, open_front: Any) -
     assert ui.find("raffle-headline").text == "2ND PRIZE CLAIMED"
     assert "W-2G data recorded" in ui.find("raffle-detail").text
     assert ui.find("step-title").text == "Drawing done"
+    shown = ui.text()
+    assert "1st prize: Handmade quilt ($250.00): ticket 000002 won · claimed" in shown
+    assert "2nd prize: Golf cart ($2,500.00): ticket 000004 won · claimed" in shown
     shown = ui.runtime.worker_call(lambda st: raffle.show(st, "QUILT26"))
     assert [(p["ticket"], p["claimed"], p["w2g"]) for p in shown["prizes"]] == [
         ("000002", True, False),
@@ -191,6 +198,7 @@ def test_the_manager_reaches_the_drawing_from_the_program_tab(
     ui.tap("raffle-QUILT26")
     assert "raffle-pad" not in ui.idents()
     assert "held by station booth-1" in ui.find("raffle-note").text
+    assert "1st prize: Handmade quilt ($250.00): not drawn yet" in ui.text()
     ui.shot("manager-raffle-read-only")
     ui.tap("raffle-all")
     ui.tap("raffle-HAM26")

@@ -83,9 +83,7 @@ class RaffleDrawingScreen(RoleScreen):
 
     def _build_choose(self) -> None:
         self.choose = Panel(orientation="vertical", ident="raffle-choose")
-        heading = Text(
-            "Raffle drawing: choose the raffle", size=t.BODY, bold=True, one_line=True
-        )
+        heading = Text("Raffle drawing: choose the raffle", size=t.BODY, bold=True, one_line=True)
         fixed(heading, 28)
         self.raffles = ListBox(ident="raffles")
         self.choose.add_widget(heading)
@@ -195,7 +193,8 @@ class RaffleDrawingScreen(RoleScreen):
             self.claim_column.add_widget(widget)
         self.claim_column.add_widget(Widget())
         # every prize claimed, or a raffle held elsewhere
-        self.note = Text(size=t.BODY, valign="top", ident="raffle-note")
+        self.note = Text(size=t.BODY, fit=True, ident="raffle-note")
+        self.outcomes = ListBox(ident="raffle-outcomes")
 
     # -- loading and showing --------------------------------------------------------------------
 
@@ -224,9 +223,7 @@ class RaffleDrawingScreen(RoleScreen):
             self.stage.add_widget(widget)
 
     def _raffle_card(self, r: vm_raffle.RaffleVM) -> Card:
-        prizes = "Prizes: " + "; ".join(
-            f"{p.place}. {p.description} {p.value}" for p in r.prizes
-        )
+        prizes = "Prizes: " + "; ".join(f"{p.place}. {p.description} {p.value}" for p in r.prizes)
         return Card(
             [(r.title, t.BODY, True), (r.summary, t.SMALL, False), (prizes, t.SMALL, False)],
             r.ident,
@@ -247,7 +244,10 @@ class RaffleDrawingScreen(RoleScreen):
             )
         ]
         for prize in r.prizes:
-            text = [(prize.title, t.SMALL, True), (prize.text.split("\n")[1], t.SMALL, False)]
+            text: list[tuple[str, float, bool]] = [
+                (prize.title, t.SMALL, True),
+                (prize.detail, t.SMALL, False),
+            ]
             if r.held_here and prize.ticket is not None and not prize.claimed:
                 shown.append(
                     Card(text, prize.ident, common.INFO, partial(self._claim_place, prize.place))
@@ -325,7 +325,12 @@ class RaffleDrawingScreen(RoleScreen):
                 else "Every prize is drawn and claimed. The drawing is on the record, with its "
                 "witnesses: the manager's reports show it."
             )
-            self._content(self.note)
+            prizes = [
+                Text(f"{p.title}: {p.status}", size=t.BODY, fit=True, ident=f"outcome-{p.ident}")
+                for p in r.prizes
+            ]
+            self.outcomes.fill([self.note, *prizes])
+            self._content(self.outcomes)
 
     def _show_typed(self, hint: str) -> None:
         self.display.text = self.typed or hint
@@ -416,9 +421,8 @@ class RaffleDrawingScreen(RoleScreen):
             self.render(self.vm)
 
     def _count(self) -> None:
-        raffle_id, typed, chosen, badge = self.chosen or "", self.typed, list(self.witnesses), (
-            self.operator
-        )
+        raffle_id, typed, badge = self.chosen or "", self.typed, self.operator
+        chosen = list(self.witnesses)
         self.front.call(
             lambda st: vm_raffle.count_stubs(st, raffle_id, typed, chosen, badge), self._counted
         )
