@@ -55,8 +55,13 @@ class PrizeVM:
         return f"prize-{self.place}"
 
     @property
+    def name(self) -> str:
+        """ "1st prize", as it is read out."""
+        return f"{ordinal(self.place)} prize"
+
+    @property
     def title(self) -> str:
-        return f"{ordinal(self.place)} prize: {self.description} ({self.value})"
+        return f"{self.name}: {self.description} ({self.value})"
 
     @property
     def status(self) -> str:

@@ -264,7 +264,7 @@ class RaffleDrawingScreen(RoleScreen):
             self.content.add_widget(widget)
 
     def _show_step(self, vm: vm_raffle.DrawingVM, r: vm_raffle.RaffleVM) -> None:
-        who = "" if vm.manager else " (a manager signs on)"
+        who = "" if vm.manager else " · a manager's step"
         if self.mode == "claim":
             prize = r.prize(self.place)
             if prize is None or prize.claimed or prize.ticket is None:
@@ -311,7 +311,7 @@ class RaffleDrawingScreen(RoleScreen):
                 f"Draw one stub from the receptacle, read its number out, type it and "
                 f"tap Draw. {r.stubs:,} stubs are in."
             )
-            self.draw_button.text = f"Draw the {prize.title.split(' prize')[0]} prize"
+            self.draw_button.text = f"Draw the {prize.name}"
             self._content(self.pad_column, self.draw_column)
             self._show_typed("Type the number drawn")
         else:
@@ -349,7 +349,7 @@ class RaffleDrawingScreen(RoleScreen):
             self.winner_buttons.add_widget(self.claim_now)
         nxt = r.to_draw
         if nxt is not None:
-            self.draw_next.text = f"Draw the {nxt.title.split(' prize')[0]} prize"
+            self.draw_next.text = f"Draw the {nxt.name}"
             self.winner_buttons.add_widget(self.draw_next)
         self._content(self.winner_column)
 
