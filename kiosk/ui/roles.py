@@ -34,6 +34,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.booth_void import VoidScreen
     from kiosk.ui.screens.booth_winners import WinnersScreen
     from kiosk.ui.screens.login import LockedScreen, LoginScreen
+    from kiosk.ui.screens.raffle_drawing import RaffleDrawingScreen
     from kiosk.ui.screens.seal import SealScreen
 
     screens = [
@@ -47,6 +48,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         BingoScreen,
         GamesScreen,
         BoothCloseScreen,
+        RaffleDrawingScreen,
     ]
     tabs = [
         Tab("sell", "Sell"),
@@ -70,6 +72,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
     from kiosk.ui.screens.manager_phone import PhoneScreen
     from kiosk.ui.screens.manager_program import ProgramScreen
+    from kiosk.ui.screens.raffle_drawing import RaffleDrawingScreen
 
     screens = [
         ManagerLoginScreen,
@@ -82,6 +85,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         SessionScreen,
         BooksScreen,
         PhoneScreen,
+        RaffleDrawingScreen,
     ]
     tabs = [
         Tab("dashboard", "Today"),

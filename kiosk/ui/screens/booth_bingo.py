@@ -67,8 +67,17 @@ class BingoScreen(RoleScreen):
         inputs.add_widget(self.qty)
         inputs.add_widget(self.buyer)
         self.items = ListBox(ident="bingo-items")
+        # the raffles' drawing: the stubs counted, the numbers drawn, the prizes claimed
+        drawing = TouchButton(
+            "Raffle drawing",
+            on_press=lambda: self.front.go("raffle-drawing"),
+            colour=common.INFO,
+            size=t.BODY,
+            ident="open-raffle-drawing",
+        )
         sell.add_widget(inputs)
         sell.add_widget(self.items)
+        sell.add_widget(drawing)
         # paying a prize
         pay = Panel(orientation="vertical", size_hint_x=0.45)
         self.program = Text(size=t.SMALL, colour=common.MUTED, one_line=True, ident="program")

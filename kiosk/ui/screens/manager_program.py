@@ -23,8 +23,18 @@ class ProgramScreen(RoleScreen):
         self.path = Field("Program file to load (JSON or TOML)", ident="program-path")
         load = TouchButton("Load", on_press=self._load, colour=common.OK, ident="program-load")
         load.size_hint_x = 0.25
+        # the raffles on the program: their drawing (stubs, numbers, claims) on its own screen
+        drawing = TouchButton(
+            "Raffle drawing",
+            on_press=lambda: self.front.go("raffle-drawing"),
+            colour=common.INFO,
+            size=t.BODY,
+            ident="open-raffle-drawing",
+        )
+        drawing.size_hint_x = 0.4
         top.add_widget(self.path)
         top.add_widget(load)
+        top.add_widget(drawing)
         self.body.add_widget(top)
         self.banner = OutcomeBanner(ident="program")
         fixed(self.banner, 56)
