@@ -599,9 +599,12 @@ class FitText(Text):
         probe = CoreLabel(text=self.text, font_size=base, bold=self.bold)
         probe.refresh()
         width, height = probe.texture.size if probe.texture else (1, 1)
-        room_w = max(1.0, self.width - 2 * theme.px(6))
-        room_h = max(1.0, self.height - 2 * theme.px(2))
+        room_w, room_h = self._room()
         self.font_size = max(1.0, base * min(1.0, room_w / max(1, width), room_h / max(1, height)))
+
+    def _room(self) -> tuple[float, float]:
+        """The width and height the one line may take inside the box."""
+        return max(1.0, self.width - 2 * theme.px(6)), max(1.0, self.height - 2 * theme.px(2))
 
 
 class MediaPicker(Row):

@@ -42,19 +42,9 @@ class Fit(FitText):
     """FitText that keeps clear of its label's own padding and wrapping margin (both), so the
     one line it fits never wraps onto a second."""
 
-    def _shrink(self, *_: object) -> None:
-        from kivy.core.text import Label as CoreLabel
-
-        base = theme.px(self._base)
-        if not self.text:
-            self.font_size = base
-            return
-        probe = CoreLabel(text=self.text, font_size=base, bold=self.bold)
-        probe.refresh()
-        width, height = probe.texture.size if probe.texture else (1, 1)
-        room_w = max(1.0, self.width - 4 * theme.px(4) - theme.px(4))
-        room_h = max(1.0, self.height - 2 * theme.px(2) - theme.px(2))
-        self.font_size = max(1.0, base * min(1.0, room_w / max(1, width), room_h / max(1, height)))
+    def _room(self) -> tuple[float, float]:
+        width = self.width - 4 * theme.px(4) - theme.px(4)
+        return max(1.0, width), max(1.0, self.height - 3 * theme.px(2))
 
 
 class RaffleDrawingScreen(RoleScreen):
