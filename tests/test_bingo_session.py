@@ -20,6 +20,7 @@ from pos.services import receipts
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 from tests.halls import Hall, licence_barcode, refused
+from tests.test_rule_d import roster, shift
 
 S = ("--as", "S1")
 RAFFLE = "R-2026-11"
@@ -443,12 +444,7 @@ def _bingo_worker(hall: Hall, badge: str = "W7", name: str = "Wes Worker") -> No
     """A volunteer on tonight's bingo floor (the hall day of TRAINING_NOW, 18:00 there)."""
     ok(hall("staff", "add", "--name", name, "--badge", badge, "--role", "seller", "--dob",
             "1975-06-07"))  # fmt: skip
-    roster = hall.tmp / f"bingo-roster-{badge}.csv"
-    roster.write_text(
-        "name,date_of_birth,badge,organisation,date,start,end,duty\n"
-        f"{name},1975-06-07,{badge},Test Fire Company,2026-11-28,19:00,23:00,bingo\n"
-    )
-    ok(hall("roster", "import", str(roster)))
+    roster(hall, shift(badge, "2026-11-28", "19:00", "23:00", "bingo", name, "1975-06-07"))
 
 
 def test_nobody_working_the_session_plays_its_decision_or_chest_games(bingo_hall: Hall) -> None:

@@ -5,13 +5,14 @@ check (booth disbursement ...), the bank balance (booth bank balance) and the st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from pos.cli.books_text import count_text
-from pos.cli.common import YEAR, emit, json_option, operator_option, reads, state, whole_number
+from pos.cli.common import YEAR, emit, json_option, operator_option, reads, state
 from pos.cli.reports import drawer, report
 from pos.services import books_cash, books_deposits, books_quarter
 
@@ -30,7 +31,7 @@ def _count_options(func: Any) -> Any:
 
 def _blind_count(
     ctx: click.Context,
-    record: Any,
+    record: Callable[..., dict[str, Any]],
     amount: str,
     *,
     station: str | None,
@@ -394,7 +395,7 @@ def _write(result: dict[str, Any], xlsx: Path | None, pdf: Path | None, csv: Pat
 
 @report.command("quarter")
 @click.option("--year", type=YEAR, required=True)
-@click.option("--quarter", "q", type=whole_number(1, 4), required=True)
+@click.option("--quarter", "q", type=click.IntRange(1, 4), required=True)
 @_outputs
 @json_option
 @click.pass_context

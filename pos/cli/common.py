@@ -172,17 +172,13 @@ def operator_option(func: F) -> F:
     )(func)
 
 
-def whole_number(minimum: int, maximum: int) -> click.IntRange:
-    """A whole-number option within the bounds its meaning allows: never a number too large for
-    the ledger (SQLite holds 64 bits), never a negative count."""
-    return click.IntRange(minimum, maximum)
-
-
-GAME_NUMBER = whole_number(1, 1000)
-RECEIPT_NUMBER = whole_number(1, 10**12)
-VERSION_NUMBER = whole_number(1, 10**6)
-LINE_NUMBER = whole_number(1, 10_000)
-YEAR = whole_number(1900, 9999)
+# Whole-number options within the bounds their meaning allows: never a number too large for
+# the ledger (SQLite holds 64 bits), never a negative count.
+GAME_NUMBER = click.IntRange(1, 1000)
+RECEIPT_NUMBER = click.IntRange(1, 10**12)
+VERSION_NUMBER = click.IntRange(1, 10**6)
+LINE_NUMBER = click.IntRange(1, 10_000)
+YEAR = click.IntRange(1900, 9999)
 
 
 def manager_decision_options(func: F) -> F:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, local_only, whole_number
+from pos.cli.common import emit, json_option, local_only
 
 STATIONS = ("manager", "booth-1", "kiosk-1")
 
@@ -84,7 +84,7 @@ def _live(directory: Path, seconds: float, ui: bool) -> dict[str, Any]:
     show_default=True,
     help="Where to create the demo hall.",
 )
-@click.option("--seed", type=whole_number(0, 2**32 - 1), default=7, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=7, show_default=True)
 @click.option(
     "--live",
     type=float,

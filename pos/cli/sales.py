@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pos.cli.adapters import load_adapter
-from pos.cli.common import buyer_options, emit, json_option, operator_option, state, whole_number
+from pos.cli.common import buyer_options, emit, json_option, operator_option, state
 from pos.errors import BadInput
 from pos.services import devices, players, sales, sessions
 from pos.services.ports import Dispenser
@@ -20,7 +20,7 @@ def session() -> None:
 @session.command("open")
 @click.option("--date", "game_date", help="Game date (default: today in the hall's time zone).")
 @click.option(
-    "--number", type=whole_number(1, 99), help="Session number that day (default: the next)."
+    "--number", type=click.IntRange(1, 99), help="Session number that day (default: the next)."
 )
 @operator_option
 @json_option

@@ -14,7 +14,7 @@ import click
 
 from pos.cli.adapters import load_adapter
 from pos.cli.client import owner_answers
-from pos.cli.common import emit, json_option, local_only, operator_option, state, whole_number
+from pos.cli.common import emit, json_option, local_only, operator_option, state
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices
 from pos.services.ports import Scanner
@@ -76,7 +76,7 @@ def scan_code(ctx: click.Context, text: str, operator: str | None) -> None:
 
 
 @click.command()
-@click.option("--limit", type=whole_number(1, 10**9), help="Stop after this many scans.")
+@click.option("--limit", type=click.IntRange(1, 10**9), help="Stop after this many scans.")
 @operator_option
 @json_option
 @click.pass_context

@@ -34,7 +34,7 @@ from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import bingo as bingo_read
 from pos.services.bingo_program import program_in_effect
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BingoPlayers, BuyerRefused
+from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.station import Station
@@ -354,40 +354,36 @@ def sell_pack(
     by = st.operator(operator, "seller")
     with checked_input("qty"):
         count = parse_count(qty, "qty", maximum=100)
-    try:
-        with st.ledger.transaction():
-            session = require_open_session(st)
-            found = bingo_read.pack(st.ledger.conn, pack)
-            if found is None:
-                raise NotFound(f"no pack {pack!r} is defined")
-            not_working = BingoPlayers(st, session, by.badge, manager, reason)
-            buyer_code = not_working.check(buyer)
-            sheets = []
-            for item in found.items:
-                sheets += _take(st, item["series"], int(item["count"]) * count)
-            body = {
-                "session": session.id,
-                "receipt": next_receipt_number(st),
-                "pack": found.name,
-                "series": None,
-                "qty": count,
-                "price": found.price,
-                "amount": found.price * count,
-                "sheets": sheets,
-                "buyer": buyer_code,
-                "by": by.badge,
-                "lines": [
-                    {
-                        "text": f"Pack {found.name}" + (f" ({found.games})" if found.games else ""),
-                        "qty": count,
-                        "amount": found.price * count,
-                    }
-                ],
-            }
-            st.append("PaperSold", body)
-    except BuyerRefused as refusal:
-        refusal.record(st)
-        raise
+    with refusals_recorded(st), st.ledger.transaction():
+        session = require_open_session(st)
+        found = bingo_read.pack(st.ledger.conn, pack)
+        if found is None:
+            raise NotFound(f"no pack {pack!r} is defined")
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
+        buyer_code = not_working.check(buyer)
+        sheets = []
+        for item in found.items:
+            sheets += _take(st, item["series"], int(item["count"]) * count)
+        body = {
+            "session": session.id,
+            "receipt": next_receipt_number(st),
+            "pack": found.name,
+            "series": None,
+            "qty": count,
+            "price": found.price,
+            "amount": found.price * count,
+            "sheets": sheets,
+            "buyer": buyer_code,
+            "by": by.badge,
+            "lines": [
+                {
+                    "text": f"Pack {found.name}" + (f" ({found.games})" if found.games else ""),
+                    "qty": count,
+                    "amount": found.price * count,
+                }
+            ],
+        }
+        st.append("PaperSold", body)
     return _sale_view(st, body, f"pack {found.name}")
 
 
@@ -435,49 +431,43 @@ def sell_paper(
     if price:
         with checked_input("price"):
             given = parse_amount(price, "price")
-    try:
-        with st.ledger.transaction():
-            session = require_open_session(st)
-            found = bingo_read.paper_series(st.ledger.conn, series)
-            if found is None:
-                raise NotFound(f"no paper of series {series!r} is on file")
-            listed = _program_price(st, series)
-            if found.progressive:
-                unit = given if given is not None else (listed or 0)
-                refuse(bingo_checks.paper_price(series, unit, program_price=listed))
-            else:
-                unit = given if given is not None else listed or 0
-                if unit <= 0:
-                    raise BadInput(
-                        "price", f"the program lists no price for {series}: give --price"
-                    )
-            not_working = BingoPlayers(st, session, by.badge, manager, reason)
-            buyer_code = not_working.check(buyer)
-            sheets = _take(st, series, count)
-            body = {
-                "session": session.id,
-                "receipt": next_receipt_number(st),
-                "pack": None,
-                "series": series,
-                "qty": count,
-                "price": unit,
-                "amount": unit * count,
-                "sheets": sheets,
-                "buyer": buyer_code,
-                "by": by.badge,
-                "lines": [
-                    {
-                        "text": f"{'Progressive ' if found.progressive else ''}paper {series} "
-                        f"@ ${format_amount(unit)}",
-                        "qty": count,
-                        "amount": unit * count,
-                    }
-                ],
-            }
-            st.append("PaperSold", body)
-    except BuyerRefused as refusal:
-        refusal.record(st)
-        raise
+    with refusals_recorded(st), st.ledger.transaction():
+        session = require_open_session(st)
+        found = bingo_read.paper_series(st.ledger.conn, series)
+        if found is None:
+            raise NotFound(f"no paper of series {series!r} is on file")
+        listed = _program_price(st, series)
+        if found.progressive:
+            unit = given if given is not None else (listed or 0)
+            refuse(bingo_checks.paper_price(series, unit, program_price=listed))
+        else:
+            unit = given if given is not None else listed or 0
+            if unit <= 0:
+                raise BadInput("price", f"the program lists no price for {series}: give --price")
+        not_working = BingoPlayers(st, session, by.badge, manager, reason)
+        buyer_code = not_working.check(buyer)
+        sheets = _take(st, series, count)
+        body = {
+            "session": session.id,
+            "receipt": next_receipt_number(st),
+            "pack": None,
+            "series": series,
+            "qty": count,
+            "price": unit,
+            "amount": unit * count,
+            "sheets": sheets,
+            "buyer": buyer_code,
+            "by": by.badge,
+            "lines": [
+                {
+                    "text": f"{'Progressive ' if found.progressive else ''}paper {series} "
+                    f"@ ${format_amount(unit)}",
+                    "qty": count,
+                    "amount": unit * count,
+                }
+            ],
+        }
+        st.append("PaperSold", body)
     return _sale_view(st, body, f"paper {series}")
 
 

@@ -16,7 +16,7 @@ from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
 from pos.services.current_session import require_open_session
-from pos.services.eligibility import BingoPlayers, BuyerRefused
+from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import Buyer, resolve_buyer
@@ -135,46 +135,42 @@ def rent(
         count = parse_count(faces, "faces", maximum=10_000)
         rounds = parse_count(games, "games", maximum=MAX_GAMES)
     by = st.operator(operator, "seller") if st.config.role != "kiosk" else None
-    try:
-        with st.ledger.transaction():
-            refuse(_faces_rule(st, count))
-            _on_premises(st)
-            session = require_open_session(st)
-            package, price = _package(st, count, rounds)
-            refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
-            not_working = BingoPlayers(st, session, by.badge if by else None, manager, reason)
-            buyer_code = not_working.check(buyer)
-            device = _next_free_device(st)
-            series = _series(st)
-            first_face = devices_read.last_face(st.ledger.conn, series) + 1
-            number = next_receipt_number(st)
-            body = {
-                "device": device,
-                "session": session.id,
-                "package": package,
-                "faces": count,
-                "games": rounds,
-                "series": series,
-                "first_face": first_face,
-                "amount": price,
-                "cost_text": f"${format_amount(price)} for {count} faces x {rounds} games",
-                "transaction": number,
-                "receipt": number,
-                "buyer": buyer_code,
-                "by": by.badge if by else None,
-                "location": st.hall.location,
-            }
-            if credit is not None:
-                if credit < price:
-                    raise BadInput(
-                        "credit",
-                        f"${format_amount(credit)} put in does not pay ${format_amount(price)}",
-                    )
-                body["paid_credit"] = price
-            event = st.append("DeviceRented", body)
-    except BuyerRefused as refusal:
-        refusal.record(st)
-        raise
+    with refusals_recorded(st), st.ledger.transaction():
+        refuse(_faces_rule(st, count))
+        _on_premises(st)
+        session = require_open_session(st)
+        package, price = _package(st, count, rounds)
+        refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
+        not_working = BingoPlayers(st, session, by.badge if by else None, manager, reason)
+        buyer_code = not_working.check(buyer)
+        device = _next_free_device(st)
+        series = _series(st)
+        first_face = devices_read.last_face(st.ledger.conn, series) + 1
+        number = next_receipt_number(st)
+        body = {
+            "device": device,
+            "session": session.id,
+            "package": package,
+            "faces": count,
+            "games": rounds,
+            "series": series,
+            "first_face": first_face,
+            "amount": price,
+            "cost_text": f"${format_amount(price)} for {count} faces x {rounds} games",
+            "transaction": number,
+            "receipt": number,
+            "buyer": buyer_code,
+            "by": by.badge if by else None,
+            "location": st.hall.location,
+        }
+        if credit is not None:
+            if credit < price:
+                raise BadInput(
+                    "credit",
+                    f"${format_amount(credit)} put in does not pay ${format_amount(price)}",
+                )
+            body["paid_credit"] = price
+        event = st.append("DeviceRented", body)
     return {
         "device": device,
         "receipt": number,

@@ -20,7 +20,7 @@ from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.current_session import require_open_session
 from pos.services.deals import deal_flare, enforce
-from pos.services.eligibility import BuyerRefused, enforce_for_buyer, purchase_decision
+from pos.services.eligibility import enforce_for_buyer, purchase_decision, refusals_recorded
 from pos.services.inputs import checked_input
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
@@ -129,7 +129,7 @@ def sell(
         raise BadInput(
             "voucher", "a voucher pays for tickets at a kiosk; at the booth, redeem it first"
         )
-    try:
+    with refusals_recorded(st):
         if st.config.role == "kiosk":
             return _kiosk_sale(st, serial, count, buyers, price, dispenser, voucher)
         seller = st.operator(operator, "seller")
@@ -143,9 +143,6 @@ def sell(
                     "receipt": next_receipt_number(st),
                 },
             )
-    except BuyerRefused as refusal:
-        refusal.record(st)
-        raise
     return _sale_result(event.body, f"{event.origin}:{event.seq}")
 
 
