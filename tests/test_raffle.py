@@ -177,7 +177,7 @@ def test_a_prize_reportable_on_w2g_is_claimed_with_the_winners_identity(hall: Ha
     assert claimed.json["w2g"] is True
     small = hall("raffle", "claim", "CAR", "--place", "2", "--as", "S1", "--json")
     assert small.exit_code == 0 and small.json["w2g"] is False
-    refused(hall("raffle", "claim", "CAR", "--place", "2", "--as", "S1"), "RAFFLE")  # once
+    refused(hall("raffle", "claim", "CAR", "--place", "2", "--as", "S1"), "PAID")  # once
 
 
 def test_the_day_report_and_the_form_carry_the_raffle_line(raffle: Hall, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.services import bingo_games, bingo_paper, bingo_program, current_session, raffle
 from pos.services.station import Station
-from pos.services.winners import Winner
+from pos.services.w2g import Winner
 
 #: Program games whose prizes the booth pays (bingo_games.PAYABLE), by kind name.
 PAYABLE = frozenset(kind.value for kind in bingo_games.PAYABLE)

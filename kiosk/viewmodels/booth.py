@@ -18,17 +18,17 @@ from kiosk.viewmodels.common import (
     attempt,
     cents,
     money,
+    once,
     refusal,
     refused,
 )
-from pos.cli.request_ids import new_request_id
 from pos.domain.money import format_money
 from pos.errors import BadInput, BoothError
-from pos.ledger import requests
 from pos.services import (
     current_session,
     deals,
     devices_rental,
+    money_path,
     sales,
     scanning,
     seals,
@@ -197,7 +197,7 @@ class SaleDraft:
     tendered: int = 0  # cents of cash handed over
     buyer: str = ""
     typed: bool = False  # the first digit typed replaces the default quantity
-    attempt: str = field(default_factory=new_request_id, compare=False)
+    attempt: str = field(default_factory=money_path.new_attempt, compare=False)
 
     def key(self, key: str) -> SaleDraft:
         """A key of the quantity pad: a digit, C (clear) or DEL."""
@@ -223,7 +223,7 @@ class SaleDraft:
 
     def answered(self) -> SaleDraft:
         """After a refusal: the same draft, and the next SELL is a new attempt."""
-        return replace(self, attempt=new_request_id())
+        return replace(self, attempt=money_path.new_attempt())
 
     @property
     def count(self) -> int:
@@ -299,24 +299,15 @@ def change_due(outcome: Outcome, tendered: int) -> ChangeVM | None:
 def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
     if draft.serial is None:
         return Outcome(False, "Choose a bin", "Tap a bin first.", WARN)
-    claim = requests.find(st.ledger.conn, draft.attempt)
-    if claim is not None:  # tapped twice, or tried again after the answer was lost
-        return Outcome(
-            True,
-            "Already recorded",
-            f"That tap repeated the one before ({claim.events()}); nothing more was sold.",
-            OK,
-        )
 
     def run() -> Outcome:
-        with requests.running(draft.attempt):
-            result = sales.sell(
-                st,
-                draft.serial or "",
-                qty=draft.count,
-                operator=operator,
-                buyer=draft.buyer.strip() or None,
-            )
+        result = sales.sell(
+            st,
+            draft.serial or "",
+            qty=draft.count,
+            operator=operator,
+            buyer=draft.buyer.strip() or None,
+        )
         total = cents(result["amount"])
         change = f" · change {money(draft.tendered - total)}" if draft.tendered >= total > 0 else ""
         name = deals.deal_summary(st, result["serial"])["name"]
@@ -328,7 +319,7 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
             data=(("receipt", result["receipt"]), ("amount", total)),
         )
 
-    return attempt(run, "Sale refused")
+    return once(st, draft.attempt, run, "Sale refused")
 
 
 # -- winners and voids --------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from kiosk.runtime import DeviceState, StationInfo
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
 from pos.errors import BadInput, BoothError, NotPermitted, RuleRefused
+from pos.services import money_path
+from pos.services.station import Station
 
 T = TypeVar("T")
 
@@ -120,6 +122,21 @@ def attempt(fn: Callable[[], Outcome], headline: str | None = None) -> Outcome:
         return fn()
     except BoothError as error:
         return refused(error, headline)
+
+
+def once(st: Station, attempt_id: str, run: Callable[[], Outcome], headline: str) -> Outcome:
+    """A write button's command, exactly once per `attempt_id` (the screen keeps it until the
+    answer is shown): a double tap, or a retry after a lost answer, records nothing more."""
+
+    def repeated(claim: money_path.Claim) -> Outcome:
+        return Outcome(
+            True,
+            "Already recorded",
+            f"That tap repeated the one before ({claim.events()}); nothing more was recorded.",
+            OK,
+        )
+
+    return money_path.once(st, attempt_id, lambda: attempt(run, headline), repeated)
 
 
 @dataclass(frozen=True)

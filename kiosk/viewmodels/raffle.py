@@ -13,13 +13,14 @@ from typing import Any
 
 from kiosk.viewmodels.bingo import Identity, needs_identity
 from kiosk.viewmodels.common import OK, Outcome, attempt, cents, money
-from pos.domain.checks import raffle as raffle_checks
+from pos.domain import w2g
 from pos.domain.raffle import ordinal
+from pos.domain.rulebook import Settings
 from pos.errors import BadInput
 from pos.services import raffle, scanning, staff
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
-from pos.services.winners import Winner
+from pos.services.w2g import Winner
 
 __all__ = [
     "DrawingVM",
@@ -177,7 +178,7 @@ class DrawingVM:
         return "No raffles on file here: the manager takes a raffle in first"
 
 
-def _raffle(shown: dict[str, Any], here: str, names: dict[str, str], threshold: int) -> RaffleVM:
+def _raffle(shown: dict[str, Any], here: str, names: dict[str, str], rules: Settings) -> RaffleVM:
     price = cents(shown["price"])
     return RaffleVM(
         raffle=shown["raffle"],
@@ -198,9 +199,7 @@ def _raffle(shown: dict[str, Any], here: str, names: dict[str, str], threshold: 
                 basis=p["basis"],
                 ticket=p["ticket"],
                 claimed=bool(p["claimed"]),
-                reportable=raffle_checks.w2g_reportable(
-                    cents(p["value"]), price=price, threshold=threshold
-                ),
+                reportable=w2g.reportable(cents(p["value"]), rules, wager=price),
             )
             for p in shown["prizes"]
         ),
@@ -212,8 +211,8 @@ def drawing_screen(st: Station, operator: str = "") -> DrawingVM:
     witnesses from; whether the person signed on (`operator`) may run the drawing."""
     people = staff.list_staff(st)
     names = {p["badge"]: p["name"] for p in people}
-    threshold = rulebook_settings(st).w2g_threshold
-    raffles = [_raffle(r, st.id, names, threshold) for r in raffle.list_raffles(st)]
+    rules = rulebook_settings(st)
+    raffles = [_raffle(r, st.id, names, rules) for r in raffle.list_raffles(st)]
     raffles.sort(key=lambda r: (not r.held_here, r.step == "done", r.drawing_date, r.raffle))
     person = st.staff(operator) if operator else None
     return DrawingVM(

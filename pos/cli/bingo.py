@@ -18,6 +18,7 @@ from pos.cli.common import (
     operator_option,
     reads,
     state,
+    winner_options,
 )
 from pos.domain.receipt import Receipt
 from pos.errors import BadInput, HardwareFailure
@@ -27,7 +28,7 @@ from pos.services import bingo_print
 from pos.services import bingo_program as program_service
 from pos.services.ports import PrinterFault
 from pos.services.station import Station
-from pos.services.winners import Winner
+from pos.services.w2g import Winner
 
 
 def _to_printer(st: Station, receipt: Receipt, name: str) -> None:
@@ -484,10 +485,7 @@ def bingo() -> None:
 @click.option("--winners", default="1", help="How many winners share it.")
 @click.option("--player", "players", multiple=True, help="A winner's player card (repeat; rule D).")
 @manager_decision_options
-@click.option("--winner-name", default="", help="W-2G: the winner's name.")
-@click.option("--winner-address", default="", help="W-2G: the winner's address.")
-@click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
-@click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@winner_options
 @click.option(
     "--winners-file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -503,10 +501,7 @@ def bingo_pay(
     amount: str,
     winners: str,
     players: tuple[str, ...],
-    winner_name: str,
-    winner_address: str,
-    winner_tin: str,
-    winner_id: str,
+    winner: Winner | None,
     winners_file: Path | None,
     manager: str | None,
     reason: str | None,
@@ -514,12 +509,7 @@ def bingo_pay(
 ) -> None:
     """Pay a bingo game's prize: limit checked, claimed on the game date, W-2G at the threshold,
     no named winner working the session (D)."""
-    identity = (
-        Winner(winner_name, winner_address, winner_tin, winner_id)
-        if any((winner_name, winner_address, winner_tin, winner_id))
-        else None
-    )
-    identities: list[Winner | None] = [identity] if identity else []
+    identities: list[Winner | None] = [winner] if winner else []
     if winners_file is not None:
         identities = games.read_winners_file(winners_file)
     with state(ctx).open_station() as st:

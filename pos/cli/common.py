@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,10 +16,11 @@ import click
 from pos.cli.adapters import load_receipt_printer
 from pos.errors import BoothError
 from pos.ledger import requests
-from pos.services import receipts
+from pos.services import money_path, receipts
 from pos.services.devices import device_settings
 from pos.services.ports import ReceiptPrinter
 from pos.services.station import Station
+from pos.services.w2g import Winner
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -102,7 +104,7 @@ class CliState:
         )
         try:
             if not read and self.request_id is not None:
-                claim = requests.find(st.ledger.conn, self.request_id)
+                claim = money_path.done_before(st, self.request_id)
                 if claim is not None:
                     raise AlreadyAnswered(claim)
             self.wrote = not read
@@ -189,6 +191,37 @@ def manager_decision_options(func: F) -> F:
         metavar="BADGE",
         help="A manager's badge, deciding a near match to a worker (rule D).",
     )(func)
+
+
+_WINNER_OPTIONS = (
+    ("--winner-name", "W-2G: the winner's name."),
+    ("--winner-address", "W-2G: the winner's address."),
+    ("--winner-tin", "W-2G: the winner's taxpayer ID."),
+    ("--winner-id", "W-2G: the photo ID shown (type and number)."),
+)
+
+
+def winner_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--winner-name, --winner-address, --winner-tin and --winner-id, given to the command as
+    one `winner` (a Winner, or None when none was given): the data Form W-2G needs."""
+
+    @functools.wraps(func)
+    def command(
+        *args: Any,
+        winner_name: str,
+        winner_address: str,
+        winner_tin: str,
+        winner_id: str,
+        **kwargs: Any,
+    ) -> Any:
+        parts = (winner_name, winner_address, winner_tin, winner_id)
+        winner = Winner(*parts) if any(parts) else None
+        return func(*args, winner=winner, **kwargs)
+
+    wrapped: Callable[..., Any] = command
+    for name, help_text in reversed(_WINNER_OPTIONS):
+        wrapped = click.option(name, default="", help=help_text)(wrapped)
+    return wrapped
 
 
 def buyer_options(func: F) -> F:

@@ -45,6 +45,7 @@ from pos.cli.request_ids import BadRequestId, split_request_id
 from pos.clock import NOW_VARIABLE, clock_for
 from pos.errors import BoothError
 from pos.ledger import Ledger, requests
+from pos.services import money_path
 from pos.services.station import LEDGER_FILE, Station
 from pos.services.worker import StationWorker
 
@@ -389,7 +390,7 @@ class ControlServer:
         from pos.cli.main import execute, keeps_answer, replay, report_error
 
         def job(st: Station) -> tuple[int, str, str]:
-            claim = requests.find(st.ledger.conn, request_id)
+            claim = money_path.done_before(st, request_id)
             cli_state = CliState(hall=self.directory, request_id=request_id)
             with capturing() as out:
                 if claim is not None:

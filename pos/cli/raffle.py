@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
-from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.common import emit, json_option, operator_option, reads, state, winner_options
 from pos.services import raffle as raffle_service
-from pos.services.winners import Winner
+from pos.services.w2g import Winner
 
 
 def _raffle_text(r: dict[str, Any]) -> str:
@@ -179,10 +179,7 @@ def raffle_draw(
 @click.argument("raffle_id", metavar="RAFFLE")
 @click.option("--place", required=True, help="The prize claimed (its place: 1, 2...).")
 @click.option("--code", help="The QR code of the buyer's part presented (checked).")
-@click.option("--winner-name", default="", help="W-2G: the winner's name.")
-@click.option("--winner-address", default="", help="W-2G: the winner's address.")
-@click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
-@click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@winner_options
 @operator_option
 @json_option
 @click.pass_context
@@ -191,16 +188,10 @@ def raffle_claim(
     raffle_id: str,
     place: str,
     code: str | None,
-    winner_name: str,
-    winner_address: str,
-    winner_tin: str,
-    winner_id: str,
+    winner: Winner | None,
     operator: str | None,
 ) -> None:
     """Hand a prize drawn to its winner, with identity where Form W-2G needs it."""
-    winner = None
-    if any((winner_name, winner_address, winner_tin, winner_id)):
-        winner = Winner(winner_name, winner_address, winner_tin, winner_id)
     with state(ctx).open_station() as st:
         result = raffle_service.claim(
             st, raffle_id, place=place, code=code, winner=winner, operator=operator

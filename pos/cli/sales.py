@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import click
 
 from pos.cli.adapters import load_adapter
 from pos.cli.common import buyer_options, emit, json_option, operator_option, state
 from pos.errors import BadInput
-from pos.services import devices, players, sales, sessions
+from pos.services import devices, money_path, players, sales, sessions
 from pos.services.ports import Dispenser
 from pos.services.station import Station
 
@@ -101,6 +103,26 @@ def session_close(
             + (f"; closed without {', '.join(result['missing'])}" if result["missing"] else "")
             + "."
         ),
+    )
+
+
+@session.command("reopen")
+@click.option(
+    "--manager", metavar="BADGE", required=True, help="The manager reopening this station."
+)
+@click.option("--reason", required=True, help="Why the station reopens (kept on the record).")
+@json_option
+@click.pass_context
+def session_reopen(ctx: click.Context, manager: str, reason: str) -> None:
+    """Reopen this station for the session after its close marker (rule CLOSE): it sells and
+    pays again until it closes with a new marker. The manager and the reason are recorded."""
+    with state(ctx).open_station() as st:
+        result = money_path.reopen(st, manager=manager, reason=reason)
+    emit(
+        ctx,
+        asdict(result),
+        f"{result.station} reopened for session {result.session} by {result.manager}: "
+        f"{result.reason}.",
     )
 
 

@@ -14,9 +14,11 @@ from pos.cli.common import (
     operator_option,
     reads,
     state,
+    winner_options,
 )
 from pos.errors import BadInput
 from pos.services import seals, winners
+from pos.services.w2g import Winner
 
 
 def _punch(result: dict[str, Any]) -> str:
@@ -33,10 +35,7 @@ def _punch(result: dict[str, Any]) -> str:
 @click.argument("code")
 @click.option("--tier", help="The prize, where the ticket's code does not carry it (e.g. 100.00).")
 @click.option("--player", help="The winner's player card, to check their age.")
-@click.option("--winner-name", default="", help="W-2G: the winner's name.")
-@click.option("--winner-address", default="", help="W-2G: the winner's address.")
-@click.option("--winner-tin", default="", help="W-2G: the winner's taxpayer ID.")
-@click.option("--winner-id", default="", help="W-2G: the photo ID shown (type and number).")
+@winner_options
 @click.option("--punched", is_flag=True, help="C2: the ticket is punched; record who and when.")
 @operator_option
 @json_option
@@ -46,17 +45,11 @@ def redeem(
     code: str,
     tier: str | None,
     player: str | None,
-    winner_name: str,
-    winner_address: str,
-    winner_tin: str,
-    winner_id: str,
+    winner: Winner | None,
     punched: bool,
     operator: str | None,
 ) -> None:
     """Pay a winning ticket (PUNCH NOW), or say why not."""
-    winner = None
-    if any((winner_name, winner_address, winner_tin, winner_id)):
-        winner = winners.Winner(winner_name, winner_address, winner_tin, winner_id)
     with state(ctx).open_station() as st:
         result = winners.redeem(
             st, code, operator=operator, tier=tier, player=player, winner=winner, punched=punched

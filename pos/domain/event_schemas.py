@@ -367,6 +367,9 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "StationClosedSession": Schema({"session": req(NAME), "by": BY}),
+    "StationReopenedSession": Schema(
+        {"session": req(NAME), "manager": req(NAME), "reason": req(REASON)}
+    ),
     "StationMissingAtClose": Schema(
         {"session": req(NAME), "station": req(NAME), "reason": req(REASON), "manager": req(NAME)}
     ),

@@ -256,7 +256,17 @@ _RULE_LIST = (
         "CLOSE",
         "11VAC20-20-90 (records); Booth: the day's close",
         "A session closes hall-wide only when the manager holds every station's close marker "
-        "and events, or decides, on the record, to close without a named station.",
+        "and events, or decides, on the record, to close without a named station. A station that "
+        "recorded its close marker sells and pays nothing more in that session, unless a manager "
+        "reopens it with a reason on the record.",
+        overridable=False,
+    ),
+    Rule(
+        "PAID",
+        "11VAC15-40-60 C 2 (a winner paid once); Booth: one payment per prize",
+        "Every prize is paid once: a ticket, a seal line, a bingo game's prize, a raffle prize, "
+        "the treasure chest, a voucher. Paying it again is refused and names the first payment; "
+        "a prize split between winners is one payment whose shares add up to it.",
         overridable=False,
     ),
     Rule(
@@ -356,9 +366,10 @@ _RULE_LIST = (
         "26 CFR 7.6041-1; IRC § 6041(a) as amended by the One Big Beautiful Bill Act (2025) "
         "§ 70433",
         "A prize at or above the IRS reporting threshold is reported on Form W-2G (for pull-tabs "
-        "only when it is also at least 300 times the ticket price); the winner shows ID.",
+        "and raffles only when it is also at least 300 times the ticket price); the winner "
+        "shows ID.",
         overridable=False,
-        settings=("w2g_threshold",),
+        settings=("w2g_threshold", "w2g_multiple"),
     ),
     Rule(
         "COUNT2",
@@ -435,6 +446,7 @@ _BOUNDS: dict[str, tuple[int, int]] = {
     "fiscal_year_start_month": (1, 12),
     "fiscal_year_start_day": (1, 31),
     "w2g_threshold": (1, MAX_AMOUNT),
+    "w2g_multiple": (1, 100_000),
     "max_faces_per_game": (1, 1000),
     "regular_prize_limit": (1, MAX_AMOUNT),
     "special_prize_limit": (1, MAX_AMOUNT),
@@ -467,6 +479,9 @@ SETTING_SOURCES: dict[str, str] = {
     "winnings paid before 2026, $2,000 for payments in calendar year 2026 (One Big Beautiful "
     "Bill Act § 70433; IRS draft 2026 Instructions for Forms W-2G and 5754, 15 December 2025; "
     "REG-113229-25), indexed for inflation after 2026",
+    "w2g_multiple": "26 CFR 7.6041-1 (c): for wagers other than bingo, keno and slot machines "
+    "(pull-tabs, raffles) the winnings are reportable only when also at least 300 times the "
+    "wager",
     "max_faces_per_game": "11VAC15-40-60 E 1 c: a maximum of 54 card faces per device per game",
     "regular_prize_limit": "Code of Virginia § 18.2-340.33 (9) b: no regular or special bingo "
     "game prize above $100 (HB 1843, 2021 Acts Sp. Sess. I c. 491, kept it for all but 10 games "
@@ -523,6 +538,9 @@ class Settings:
     # Beautiful Bill Act (2025) § 70433 raised the § 6041(a) threshold, indexed for inflation
     # after 2026 - hence a setting.
     w2g_threshold: int = 200_000
+    # 26 CFR 7.6041-1 (c): a pull-tab's or raffle's winnings are reportable only when also at
+    # least 300 times the wager (bingo has no such test).
+    w2g_multiple: int = 300
     # 11VAC15-40-60 E 1 c: at most 54 card faces per device per game.
     max_faces_per_game: int = 54
     # § 18.2-340.33 (9) b: a regular or special bingo game prize is at most $100; since HB 1843

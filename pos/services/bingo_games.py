@@ -39,19 +39,19 @@ from typing import Any
 
 from pos.domain.bingo_program import Game, GameKind, decision_pool, progressive_growth, split
 from pos.domain.checks import bingo as bingo_checks
-from pos.domain.checks import winners as winner_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
-from pos.ledger.keys import seal_for
 from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import prizes as prizes_read
 from pos.services.bingo_program import require_game, require_program
 from pos.services.current_session import hall_date, require_open_session
 from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input, read_input_text
+from pos.services.money_path import prize_unpaid, session_for_money
 from pos.services.numbering import next_receipt_number
 from pos.services.settings import rulebook_settings
 from pos.services.station import Station
-from pos.services.winners import Winner
+from pos.services.w2g import Winner, identity_for
 
 PAYABLE = (
     GameKind.REGULAR,
@@ -138,7 +138,7 @@ def _game_number(number: int | str) -> int:
 
 def _session_game(st: Station, number: int | str, *kinds: GameKind) -> tuple[Any, Game, int]:
     game_number = _game_number(number)
-    session = require_open_session(st)
+    session = session_for_money(st)
     program, version = require_program(st)
     return session, require_game(program, game_number, *kinds), version
 
@@ -201,6 +201,11 @@ def pay_prize(
         session, found, version = _session_game(st, game, *PAYABLE)
         conn = st.ledger.conn
         refuse(bingo_checks.claimed_on_game_date(session.game_date, hall_date(st, st.clock.now())))
+        prize_unpaid(
+            st,
+            prizes_read.bingo_prize(session.id, found.number),
+            f"game {found.number} ({found.title}) of session {session.id}",
+        )
         regular = as_regular
         if found.kind is GameKind.DECISION:
             totals = bingo_read.decision_totals(conn, session.id, found.number)
@@ -249,19 +254,9 @@ def pay_prize(
             code = not_working.check(player, f"game {found.number}'s prize")
             if code:
                 entry["player"] = code
-            if share >= settings.w2g_threshold:
-                refuse(winner_checks.winner_recorded(share, recorded=identity is not None))
-                assert identity is not None
-                for name, value in (
-                    ("winner-name", identity.name),
-                    ("winner-address", identity.address),
-                    ("winner-tin", identity.tin),
-                    ("winner-id", identity.id_document),
-                ):
-                    if not value.strip():
-                        raise BadInput(name, "is empty")
-                sealed = seal_for(st.config.hall_public_key, json.dumps(identity.__dict__).encode())
-                entry["w2g"] = {"sealed": sealed, "tin_last4": identity.tin.strip()[-4:]}
+            sealed = identity_for(st, share, identity)
+            if sealed is not None:
+                entry["w2g"] = sealed
             winner_bodies.append(entry)
         number = next_receipt_number(st)
         body = {
@@ -707,6 +702,12 @@ def chest_outcome(
         refuse(bingo_checks.chest_outcome(opened=opened, every_key_tried=every_key_tried))
         if cents and not opened:
             raise BadInput("prize", "the chest was not opened by the participant: no prize")
+        if opened and cents:
+            prize_unpaid(
+                st,
+                prizes_read.chest_prize(session.id, found.number),
+                f"the treasure chest of game {found.number} in session {session.id}",
+            )
         st.append(
             "ChestOpened",
             {

@@ -36,6 +36,7 @@ from pos.services.bingo_program import program_in_effect
 from pos.services.current_session import require_open_session
 from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input
+from pos.services.money_path import session_for_money
 from pos.services.numbering import next_receipt_number
 from pos.services.station import Station
 
@@ -355,7 +356,7 @@ def sell_pack(
     with checked_input("qty"):
         count = parse_count(qty, "qty", maximum=100)
     with refusals_recorded(st), st.ledger.transaction():
-        session = require_open_session(st)
+        session = session_for_money(st)
         found = bingo_read.pack(st.ledger.conn, pack)
         if found is None:
             raise NotFound(f"no pack {pack!r} is defined")
@@ -432,7 +433,7 @@ def sell_paper(
         with checked_input("price"):
             given = parse_amount(price, "price")
     with refusals_recorded(st), st.ledger.transaction():
-        session = require_open_session(st)
+        session = session_for_money(st)
         found = bingo_read.paper_series(st.ledger.conn, series)
         if found is None:
             raise NotFound(f"no paper of series {series!r} is on file")
@@ -478,7 +479,7 @@ def return_sale(st: Station, receipt: str | int, *, operator: str | None) -> Sal
     with checked_input("receipt"):
         number = parse_count(receipt, "receipt", maximum=10**9)
     with st.ledger.transaction():
-        session = require_open_session(st)
+        session = session_for_money(st)
         sale = bingo_read.sale_on_receipt(st.ledger.conn, st.id, number)
         if sale is None:
             raise NotFound(f"receipt {number} of {st.id} is not a bingo paper sale")

@@ -15,9 +15,9 @@ from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
-from pos.services.current_session import require_open_session
 from pos.services.eligibility import BingoPlayers, refusals_recorded
 from pos.services.inputs import checked_input
+from pos.services.money_path import session_for_money
 from pos.services.numbering import next_receipt_number
 from pos.services.players import Buyer, resolve_buyer
 from pos.services.settings import rulebook_settings
@@ -138,7 +138,7 @@ def rent(
     with refusals_recorded(st), st.ledger.transaction():
         refuse(_faces_rule(st, count))
         _on_premises(st)
-        session = require_open_session(st)
+        session = session_for_money(st)
         package, price = _package(st, count, rounds)
         refuse(device_checks.renter_identified(kiosk=st.config.role == "kiosk", buyer=buyer))
         not_working = BingoPlayers(st, session, by.badge if by else None, manager, reason)

@@ -10,7 +10,6 @@ for the manager as an ExceptionFlagged event first, in its own transaction, then
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import Any
 
@@ -18,17 +17,17 @@ from pos.domain import raffle as raffle_domain
 from pos.domain.checks import Refusal
 from pos.domain.checks import raffle as raffle_checks
 from pos.domain.money import InvalidCount, format_amount, parse_count
-from pos.domain.raffle import InvalidRaffle, Prize, Terms
+from pos.domain.raffle import InvalidRaffle, Prize, Terms, ordinal
 from pos.errors import BadInput, NotFound, refuse
-from pos.ledger.keys import seal_for
+from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections import raffle as raffle_read
 from pos.services import receipts
-from pos.services.current_session import hall_date, open_session_now
+from pos.services.current_session import hall_date
+from pos.services.money_path import prize_unpaid, session_if_any
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.settings import rulebook_settings
 from pos.services.station import Station
-from pos.services.winners import Winner
+from pos.services.w2g import Winner, identity_for
 
 MAX_QTY = 500
 MAX_WITNESSES = 20
@@ -177,7 +176,7 @@ def sell(
         refuse(raffle_checks.held_here(raffle_id, holder=found["holder"], here=st.id))
         refuse(raffle_checks.before_drawing(raffle_id, stubs_counted=found["stubs"], doing="sold"))
         person = resolve_buyer(st, buyer) if buyer else None
-        session = open_session_now(st)
+        session = session_if_any(st)
         price = int(found["price"])
         _, _, last = raffle_read.ticket_counts(st.ledger.conn, raffle_id)
         for number in range(last + 1, last + 1 + count):
@@ -405,6 +404,12 @@ def claim(
         if row is None:
             raise NotFound(f"raffle {raffle_id} has no prize {wanted}")
         prize = _prize(row)
+        session_if_any(st)
+        prize_unpaid(
+            st,
+            prizes_read.raffle_prize(raffle_id, prize.place),
+            f"the {ordinal(prize.place)} prize of raffle {raffle_id}",
+        )
         drawn = int(row["ticket"]) if row["ticket"] is not None else None
         refuse(
             raffle_checks.claimable(
@@ -428,22 +433,16 @@ def claim(
             "value": prize.value,
             "by": by.badge,
         }
-        settings = rulebook_settings(st)
-        if raffle_checks.w2g_reportable(
-            prize.value, price=int(found["price"]), threshold=settings.w2g_threshold
-        ):
-            refuse(raffle_checks.winner_identified(prize, recorded=winner is not None))
-            assert winner is not None
-            for field, value in (
-                ("winner-name", winner.name),
-                ("winner-address", winner.address),
-                ("winner-tin", winner.tin),
-                ("winner-id", winner.id_document),
-            ):
-                if not value.strip():
-                    raise BadInput(field, "is empty")
-            sealed = seal_for(st.config.hall_public_key, json.dumps(winner.__dict__).encode())
-            body["w2g"] = {"sealed": sealed, "tin_last4": winner.tin.strip()[-4:]}
+        sealed = identity_for(
+            st,
+            prize.value,
+            winner,
+            wager=int(found["price"]),
+            what=f"the {ordinal(prize.place)} prize ({prize.description}, fair market value "
+            f"${format_amount(prize.value)})",
+        )
+        if sealed is not None:
+            body["w2g"] = sealed
         event = st.append("RafflePrizeClaimed", body)
     return {
         "raffle": raffle_id,

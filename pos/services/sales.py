@@ -18,10 +18,10 @@ from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, HardwareFailure, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
-from pos.services.current_session import require_open_session
 from pos.services.deals import deal_flare, enforce
 from pos.services.eligibility import enforce_for_buyer, purchase_decision, refusals_recorded
 from pos.services.inputs import checked_input
+from pos.services.money_path import session_for_money
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
@@ -72,7 +72,7 @@ def _check_sale(
     st: Station, serial: str, qty: int, price: str | None, buyers: Buyers, by: str | None
 ) -> dict[str, Any]:
     """Every rule that touches a sale, inside the command's transaction. Returns the facts."""
-    session = require_open_session(st)
+    session = session_for_money(st)
     deal = deals_read.deal_for_sale(st.ledger.conn, serial.strip().upper())
     if deal is None:
         raise BadInput("serial", f"deal {serial!r} is not on file at this station")

@@ -16,9 +16,10 @@ from pos.domain.money import format_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
-from pos.services.current_session import hall_date, open_session_now
+from pos.services.current_session import hall_date
 from pos.services.deals import close_deal_in_transaction, deal_flare
 from pos.services.eligibility import identity_decision
+from pos.services.money_path import session_if_any
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.settings import rulebook_settings
@@ -203,7 +204,7 @@ def claim_seal_prize(
         )
         assert prize is not None
         amount = prize.amount
-        session = open_session_now(st)
+        session = session_if_any(st)
         event = st.append(
             "SealPrizePaid",
             {

@@ -10,6 +10,7 @@ from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
+from pos.services.money_path import session_if_any
 from pos.services.numbering import next_receipt_number
 from pos.services.receipts import verify_payload
 from pos.services.station import Station
@@ -20,6 +21,7 @@ def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None
     with checked_input("amount"):
         cents = parse_typed_amount(amount, "amount")
     with st.ledger.transaction():
+        session_if_any(st)
         number = next_receipt_number(st)
         st.append(
             "VoucherIssued", {"amount": cents, "reason": reason, "by": by.badge, "receipt": number}
@@ -68,6 +70,7 @@ def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str,
     by = st.operator(operator, "seller", "redeemer")
     station, number, printed = checked_voucher(st, code)
     with st.ledger.transaction():
+        session_if_any(st)
         amount = voucher_amount_on_file(st, station, number, printed)
         receipt = next_receipt_number(st)
         st.append(

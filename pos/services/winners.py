@@ -7,39 +7,28 @@ recorded as an ExceptionFlagged event first, in its own transaction, then raised
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pos.domain import ticket_code
 from pos.domain.checks import of_decision
 from pos.domain.checks import winners as winner_checks
-from pos.domain.flare import Flare
+from pos.domain.flare import Flare, GameType
 from pos.domain.hlc import local_minute
 from pos.domain.money import format_amount, parse_amount
 from pos.domain.ticket_code import TicketCode
 from pos.errors import BadInput, refuse
-from pos.ledger.keys import seal_for
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date, open_session_now
 from pos.services.deals import deal_flare
 from pos.services.eligibility import identity_decision
 from pos.services.inputs import checked_input
+from pos.services.money_path import refuse_if_closed
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
-from pos.services.settings import rulebook_settings
 from pos.services.station import Station
-
-
-@dataclass(frozen=True)
-class Winner:
-    """The data a W-2G needs, sealed to the hall's key in the ledger."""
-
-    name: str
-    address: str
-    tin: str
-    id_document: str
+from pos.services.w2g import Winner, identity_for
 
 
 def decode_code(text: str) -> TicketCode:
@@ -109,6 +98,7 @@ def _claim_window(st: Station, deal: dict[str, Any], now: datetime) -> str:
     today = hall_date(st, now)
     refuse(winner_checks.session_for_claim(session.game_date if session else None, today))
     assert session is not None
+    refuse_if_closed(st, session)
     serial = deal["serial"]
     sold = deals_read.sold_on(st.ledger.conn, serial, today.isoformat())
     last = None if sold else deals_read.last_sale_date(st.ledger.conn, serial)
@@ -201,7 +191,7 @@ def redeem(
                 "receipt": next_receipt_number(st),
                 "player": presenter,
             }
-            w2g = _w2g(st, flare, amount, winner)
+            w2g = identity_for(st, amount, winner, wager=_w2g_wager(flare))
             if w2g:
                 body["w2g"] = w2g
             event = st.append("WinnerRedeemed", body)
@@ -292,24 +282,10 @@ def awaiting_punch(st: Station, code_text: str) -> bool:
     return payment is not None and payment["origin"] == st.id and payment["punched_hlc"] is None
 
 
-def _w2g(st: Station, flare: Flare, amount: int, winner: Winner | None) -> dict[str, Any] | None:
-    threshold = rulebook_settings(st).w2g_threshold
-    if not winner_checks.w2g_reportable(
-        flare.game, price=flare.price, amount=amount, threshold=threshold
-    ):
-        return None
-    refuse(winner_checks.winner_recorded(amount, recorded=winner is not None))
-    assert winner is not None
-    for field, value in (
-        ("winner-name", winner.name),
-        ("winner-address", winner.address),
-        ("winner-tin", winner.tin),
-        ("winner-id", winner.id_document),
-    ):
-        if not value.strip():
-            raise BadInput(field, "is empty")
-    sealed = seal_for(st.config.hall_public_key, json.dumps(winner.__dict__).encode())
-    return {"sealed": sealed, "tin_last4": winner.tin.strip()[-4:]}
+def _w2g_wager(flare: Flare) -> int | None:
+    """A pull-tab's winnings are reportable only at a multiple of its price; a seal card's or
+    an event game's at the threshold alone."""
+    return flare.price if flare.game == GameType.PULL_TAB else None
 
 
 def void_ticket(

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from pos.domain import w2g
 from pos.domain.checks import (
     Refusal,
     deals,
@@ -26,7 +27,7 @@ from pos.domain.checks import (
 from pos.domain.flare import GameType
 from pos.domain.hlc import Stamp, local_minute
 from pos.domain.money import MAX_AMOUNT, format_amount
-from pos.domain.rulebook import Decision
+from pos.domain.rulebook import Decision, Settings
 from pos.errors import NotPermitted, RuleRefused, refuse
 
 counts = hs.integers(min_value=0, max_value=1_000_000)
@@ -310,13 +311,20 @@ def test_prizes_are_claimed_in_a_session_on_a_game_date_of_sale() -> None:
     price=hs.integers(min_value=1, max_value=10_000),
     amount=cents.filter(bool),
     threshold=cents.filter(bool),
+    multiple=hs.integers(min_value=1, max_value=1000),
 )
-def test_w2g_reporting(game: GameType, price: int, amount: int, threshold: int) -> None:
-    reportable = winners.w2g_reportable(game, price=price, amount=amount, threshold=threshold)
-    expected = amount >= threshold and (game != GameType.PULL_TAB or amount >= 300 * price)
+def test_w2g_reporting(
+    game: GameType, price: int, amount: int, threshold: int, multiple: int
+) -> None:
+    """One decision for every game: the threshold, and for a game with a wager that counts
+    (pull-tabs, raffles) the multiple of it, both rulebook settings."""
+    rules = Settings(w2g_threshold=threshold, w2g_multiple=multiple)
+    wager = price if game == GameType.PULL_TAB else None
+    reportable = w2g.reportable(amount, rules, wager=wager)
+    expected = amount >= threshold and (wager is None or amount >= multiple * price)
     assert reportable is expected
-    assert winners.winner_recorded(amount, recorded=True) is None
-    missing = winners.winner_recorded(amount, recorded=False)
+    assert w2g.identity_recorded(amount, recorded=True) is None
+    missing = w2g.identity_recorded(amount, recorded=False)
     assert missing is not None and missing.rule == "W2G"
     assert missing.message.startswith(f"a ${format_amount(amount)} prize is reportable")
 

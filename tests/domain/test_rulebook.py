@@ -128,6 +128,7 @@ def test_virginia_defaults() -> None:
         "fiscal_year_start_month": 1,
         "fiscal_year_start_day": 1,
         "w2g_threshold": "2000.00",
+        "w2g_multiple": 300,
         "max_faces_per_game": 54,
         "regular_prize_limit": "100.00",
         "special_prize_limit": "200.00",
@@ -207,6 +208,7 @@ settings_values = st.builds(
     fiscal_year_start_month=st.integers(1, 12),
     fiscal_year_start_day=st.integers(1, 28),
     w2g_threshold=st.integers(1, 100_000_000),
+    w2g_multiple=st.integers(1, 100_000),
     max_faces_per_game=st.integers(1, 1000),
 )
 

@@ -11,11 +11,6 @@ from pos.domain.checks import Refusal
 from pos.domain.money import format_amount
 from pos.domain.raffle import Prize, ordinal, ticket_label
 
-#: W-2G for a raffle: the prize is at least the reporting threshold and at least 300 times the
-#: wager (a ticket's price); 26 CFR 31.3402(q)-1, the Form W-2G instructions ("other wagering
-#: transactions").
-W2G_RAFFLE_MULTIPLE = 300
-
 
 def creatable(raffle: str, *, known: bool, prizes: Sequence[Prize]) -> Refusal | None:
     """RAFFLE: a raffle id is taken once; F2: each prize has a value and the basis for it."""
@@ -162,23 +157,5 @@ def presented_ticket(raffle: str, prize: Prize, *, drawn: int, presented: int) -
             "F1",
             f"raffle {raffle}: the ticket presented is {ticket_label(presented)}, but "
             f"{ticket_label(drawn)} won the {ordinal(prize.place)} prize",
-        )
-    return None
-
-
-def w2g_reportable(value: int, *, price: int, threshold: int) -> bool:
-    """W2G: a raffle prize at or above the threshold and at least 300 times the ticket price."""
-    return value >= threshold and value >= W2G_RAFFLE_MULTIPLE * price
-
-
-def winner_identified(prize: Prize, *, recorded: bool) -> Refusal | None:
-    """W2G: a reportable raffle prize is handed over only with the winner's data recorded."""
-    if not recorded:
-        return Refusal(
-            "W2G",
-            f"the {ordinal(prize.place)} prize ({prize.description}, fair market value "
-            f"${format_amount(prize.value)}) is reportable on Form W-2G: record the winner's "
-            "name, address, taxpayer ID and photo ID (--winner-name, --winner-address, "
-            "--winner-tin, --winner-id)",
         )
     return None

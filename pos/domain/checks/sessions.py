@@ -38,3 +38,28 @@ def hall_wide_close(
             "(--without STATION --reason TEXT)",
         )
     return None
+
+
+def station_open(
+    session: str, station: str, *, closed_at: str | None, closed_by: str | None
+) -> Refusal | None:
+    """CLOSE: a station that recorded its close marker for `session` (at `closed_at`, the hall's
+    local minute, by `closed_by`) sells and pays nothing more in it until a manager reopens it."""
+    if closed_at is None:
+        return None
+    who = f" by {closed_by}" if closed_by else ""
+    return Refusal(
+        "CLOSE",
+        f"{station} closed for session {session} at {closed_at}{who}: it sells and pays "
+        "nothing more in it; a manager may reopen it (booth session reopen --manager BADGE "
+        "--reason TEXT)",
+    )
+
+
+def reopenable(session: str, station: str, *, closed: bool) -> Refusal | None:
+    """CLOSE: only a station that closed for the session open now is reopened."""
+    if not closed:
+        return Refusal(
+            "CLOSE", f"{station} has not closed for session {session}: nothing to reopen"
+        )
+    return None

@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from pos.domain.checks import Refusal, handover_hint
-from pos.domain.flare import GameType
 from pos.domain.hlc import local_minute
 from pos.domain.money import format_amount
-
-W2G_PULL_TAB_MULTIPLE = 300  # a pull-tab prize is reportable only at 300 times the ticket price
 
 
 def deal_known(serial: str, *, known: bool) -> Refusal | None:
@@ -190,25 +187,6 @@ def sold_today(serial: str, today: date, *, sold: bool, last_sale: str | None) -
             "B",
             f"deal {serial} sold no tickets today ({today.isoformat()}); its prizes were to be "
             f"claimed on the game date of sale" + (f" (last {last_sale})" if last_sale else ""),
-        )
-    return None
-
-
-def w2g_reportable(game: GameType, *, price: int, amount: int, threshold: int) -> bool:
-    """W2G: a prize at or above the threshold; a pull-tab's also at least 300 times its price."""
-    if amount < threshold:
-        return False
-    return not (game == GameType.PULL_TAB and amount < W2G_PULL_TAB_MULTIPLE * price)
-
-
-def winner_recorded(amount: int, *, recorded: bool) -> Refusal | None:
-    """W2G: a reportable prize is paid only with the winner's data recorded."""
-    if not recorded:
-        return Refusal(
-            "W2G",
-            f"a ${format_amount(amount)} prize is reportable on Form W-2G: record the "
-            "winner's name, address, taxpayer ID and photo ID (--winner-name, --winner-address, "
-            "--winner-tin, --winner-id)",
         )
     return None
 

@@ -10,6 +10,7 @@ from pos.ledger.projections.devices import DEVICES
 from pos.ledger.projections.hall import HALL
 from pos.ledger.projections.kiosk_cash import KIOSK_CASH
 from pos.ledger.projections.players import PLAYERS
+from pos.ledger.projections.prizes import PRIZES
 from pos.ledger.projections.raffle import RAFFLE
 from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
@@ -32,6 +33,7 @@ ALL = ProjectionSet(
         BOOKS,
         SIGNON,
         KIOSK_CASH,
+        PRIZES,
     ]
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
@@ -14,7 +15,7 @@ from pos.ledger.rows import placeholders
 SCHEMA = """
 CREATE TABLE p_close_markers (
     session TEXT NOT NULL, station TEXT NOT NULL, last_seq INTEGER NOT NULL,
-    hlc TEXT NOT NULL, PRIMARY KEY (session, station)
+    hlc TEXT NOT NULL, closed_by TEXT, PRIMARY KEY (session, station)
 );
 CREATE TABLE p_missing_at_close (
     session TEXT NOT NULL, station TEXT NOT NULL, reason TEXT NOT NULL, manager TEXT NOT NULL,
@@ -31,6 +32,7 @@ _NOT_LATE = frozenset(
         "SessionClosed",
         "StationClosedSession",
         "StationMissingAtClose",
+        "StationReopenedSession",
         "ExceptionFlagged",
         "PrintStarted",
         "ReceiptPrinted",
@@ -41,8 +43,17 @@ _NOT_LATE = frozenset(
 
 def _marker(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_close_markers VALUES (?, ?, ?, ?)",
-        (body["session"], event.origin, event.seq, event.hlc),
+        "INSERT OR IGNORE INTO p_close_markers VALUES (?, ?, ?, ?, ?)",
+        (body["session"], event.origin, event.seq, event.hlc, body.get("by")),
+    )
+
+
+def _reopened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A manager reopened the station for the session: its marker is gone until it closes
+    again (a station reopens only itself, so its own events keep the order)."""
+    conn.execute(
+        "DELETE FROM p_close_markers WHERE session = ? AND station = ?",
+        (body["session"], event.origin),
     )
 
 
@@ -72,10 +83,11 @@ def _late(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
 
 CLOSING = Projection(
     name="closing",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "StationClosedSession": _marker,
+        "StationReopenedSession": _reopened,
         "SessionClosed": _marker,
         "StationMissingAtClose": _missing,
         EVERY_EVENT: _late,
@@ -97,6 +109,26 @@ def stations_not_closed(conn: sqlite3.Connection, session: str, *, here: str) ->
         (session, here),
     ).fetchall()
     return [name for name, marker, held in rows if marker is None or held < marker]
+
+
+@dataclass(frozen=True)
+class CloseMarker:
+    """A station's close marker for a session: its last seq, when (a clock stamp), by whom."""
+
+    session: str
+    station: str
+    last_seq: int
+    hlc: str
+    closed_by: str | None
+
+
+def close_marker(conn: sqlite3.Connection, session: str, station: str) -> CloseMarker | None:
+    row = conn.execute(
+        "SELECT session, station, last_seq, hlc, closed_by FROM p_close_markers "
+        "WHERE session = ? AND station = ?",
+        (session, station),
+    ).fetchone()
+    return None if row is None else CloseMarker(row[0], row[1], int(row[2]), row[3], row[4])
 
 
 def has_close_marker(conn: sqlite3.Connection, session: str, station: str) -> bool:
