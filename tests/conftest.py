@@ -74,10 +74,8 @@ def _no_leaked_threads() -> Iterator[None]:
     assert not leaked, f"test leaked threads: {leaked}"
 
 
-@pytest.fixture
-def hall_dir(tmp_path: Path) -> Path:
+def make_training_hall(directory: Path) -> Path:
     """A training hall's manager station with a manager (M1) and a seller-redeemer (S1)."""
-    directory = tmp_path / "manager"
     hall_service.init_hall(
         directory,
         organisation="Test Fire Company",
@@ -104,6 +102,12 @@ def hall_dir(tmp_path: Path) -> Path:
             operator="M1",
         )
     return directory
+
+
+@pytest.fixture
+def hall_dir(tmp_path: Path) -> Path:
+    """A training hall's manager station with a manager (M1) and a seller-redeemer (S1)."""
+    return make_training_hall(tmp_path / "manager")
 
 
 @pytest.fixture

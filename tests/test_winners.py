@@ -32,7 +32,7 @@ def test_a_second_scan_says_who_paid_it_and_pays_nothing(selling: Hall) -> None:
     assert selling("redeem", "A123456/0042/10000", "--as", "S1").exit_code == 0
     again = selling("redeem", "A123456/0042/10000", "--as", "S1")
     refused(again, "C2")
-    assert "already paid at 2026-11-28 18:00 by badge S1 at manager" in again.stderr
+    assert "already paid at 2026-11-28 18:00 by Sam Seller (S1) at manager" in again.stderr
     assert selling("deal", "show", "A123456", "--json").json["prizes_paid"] == "100.00"
     with Station(selling.directory) as st:
         flags = st.ledger.conn.execute("SELECT kind, ticket FROM p_flags").fetchall()

@@ -379,11 +379,12 @@ def sell_scan(st: Station, text: str) -> SellScan:
 
 
 def redeem(st: Station, code: str, operator: str) -> Outcome:
-    """Pay a winner; the second scan of a winner paid here and not yet confirmed punched
-    confirms the punch instead (C2)."""
+    """Pay a winner. A second scan by the person who just paid it confirms the punch instead
+    (C2); any other scan of a paid ticket reads "already paid ...: pay nothing", and where its
+    punch is not confirmed yet the Punched tap then records it."""
 
     def run() -> Outcome:
-        if winners.awaiting_punch(st, code):
+        if winners.second_scan_confirms_punch(st, code, operator=operator):
             return _punched(winners.confirm_punch(st, code, operator=operator, how="scan"))
         result = winners.redeem(st, code, operator=operator)
         ticket = f"{result['serial']}/{result['ticket']}" if result["ticket"] else result["serial"]
@@ -399,7 +400,14 @@ def redeem(st: Station, code: str, operator: str) -> Outcome:
     try:
         return run()
     except BoothError as error:
-        return misread(code, error) or refused(error, "DO NOT PAY")
+        said = misread(code, error) or refused(error, "DO NOT PAY")
+        if getattr(error, "rule", None) == "C2" and winners.punch_unconfirmed(st, code):
+            return replace(
+                said,
+                detail=f"{said.detail} If you punch it now, tap Punched to record the punch.",
+                data=(("code", code),),
+            )
+        return said
 
 
 def confirm_punch(st: Station, code: str, operator: str) -> Outcome:

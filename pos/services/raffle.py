@@ -23,6 +23,7 @@ from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections import raffle as raffle_read
 from pos.services import receipts
 from pos.services.current_session import hall_date
+from pos.services.eligibility import enforce_for_buyer, identity_decision, refusals_recorded
 from pos.services.money_path import prize_unpaid, session_if_any
 from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
@@ -171,11 +172,21 @@ def sell(
     count = _count(qty, "qty", maximum=MAX_QTY)
     seller = st.operator(operator, "seller")
     tickets: list[dict[str, Any]] = []
-    with st.ledger.transaction():
+    with refusals_recorded(st), st.ledger.transaction():
         found = _raffle(st, raffle_id)
         refuse(raffle_checks.held_here(raffle_id, holder=found["holder"], here=st.id))
         refuse(raffle_checks.before_drawing(raffle_id, stubs_counted=found["stubs"], doing="sold"))
         person = resolve_buyer(st, buyer) if buyer else None
+        if person is not None:  # AGE and ID: nobody under 18 buys a raffle ticket either
+            enforce_for_buyer(
+                st,
+                identity_decision(st, person),
+                person,
+                subject=f"raffle {raffle_id}",
+                by=seller.badge,
+                manager=None,
+                reason=None,
+            )
         session = session_if_any(st)
         price = int(found["price"])
         _, _, last = raffle_read.ticket_counts(st.ledger.conn, raffle_id)

@@ -51,8 +51,8 @@ def handle_scan(st: Station, text: str, *, operator: str | None) -> dict[str, An
         if st.config.role == "kiosk":
             result = winners.check_ticket(st, text)
             return {"ok": True, "action": "check", "message": result["say"], **result}
-        if winners.awaiting_punch(st, text):
-            # C2: the second scan of a ticket paid here confirms its punch and pays nothing
+        if winners.second_scan_confirms_punch(st, text, operator=operator):
+            # C2: the payer's second scan, moments after paying, confirms the punch
             punched = winners.confirm_punch(st, text, operator=operator, how="scan")
             return {
                 "ok": True,

@@ -9,8 +9,9 @@ from pos.domain.money import format_amount
 from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
+from pos.ledger.projections.prizes import voucher_prize
 from pos.services.inputs import checked_input
-from pos.services.money_path import session_if_any
+from pos.services.money_path import prize_unpaid, session_if_any
 from pos.services.numbering import next_receipt_number
 from pos.services.receipts import verify_payload
 from pos.services.station import Station
@@ -48,6 +49,7 @@ def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
 def voucher_amount_on_file(st: Station, station: str, number: int, printed: str) -> int:
     """Inside the command's transaction: the amount of a voucher on file here and not yet paid,
     issued for the amount it shows. Refused (VOUCHER) otherwise."""
+    prize_unpaid(st, voucher_prize(station, number), f"voucher {number} of {station}")
     held = receipts_read.voucher(st.ledger.conn, station, number)
     refuse(
         voucher_checks.payable(

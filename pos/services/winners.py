@@ -14,7 +14,7 @@ from pos.domain import ticket_code
 from pos.domain.checks import of_decision
 from pos.domain.checks import winners as winner_checks
 from pos.domain.flare import Flare, GameType
-from pos.domain.hlc import local_minute
+from pos.domain.hlc import Stamp, local_minute
 from pos.domain.money import format_amount, parse_amount
 from pos.domain.ticket_code import TicketCode
 from pos.errors import BadInput, refuse
@@ -162,7 +162,7 @@ def redeem(
         if paid is not None:
             flagged = winner_checks.double_payment(
                 paid_hlc=paid["hlc"],
-                by=paid["by"],
+                by=_person(st, paid["by"]),
                 origin=paid["origin"],
                 time_zone=st.hall.time_zone,
             )
@@ -272,9 +272,35 @@ def confirm_punch(
     }
 
 
-def awaiting_punch(st: Station, code_text: str) -> bool:
-    """Whether a ticket was paid here and its punch is not yet confirmed (a second scan then
-    confirms it rather than paying it again)."""
+def _person(st: Station, badge: str | None) -> str:
+    if not badge:
+        return "an unknown person"
+    person = st.staff(badge)
+    return f"{person.name} ({badge})" if person else f"badge {badge}"
+
+
+def second_scan_confirms_punch(st: Station, code_text: str, *, operator: str | None) -> bool:
+    """C2: whether this scan of a ticket confirms its punch rather than paying it: the person
+    who paid it, at this station, within moments of paying (SECOND_SCAN_WINDOW), its punch not
+    yet confirmed. Any other scan of a paid ticket reads "already paid ...: pay nothing"."""
+    code = decode_code(code_text)
+    if code.ticket is None or not operator:
+        return False
+    payment = winners_read.ticket_payment(st.ledger.conn, code.serial, code.ticket)
+    if payment is None:
+        return False
+    paid_at = Stamp.parse(payment["hlc"]).instant
+    return winner_checks.second_scan_confirms_punch(
+        paid_here=payment["origin"] == st.id,
+        punched=payment["punched_hlc"] is not None,
+        same_person=payment["by"] == operator,
+        since_payment=st.clock.now() - paid_at,
+    )
+
+
+def punch_unconfirmed(st: Station, code_text: str) -> bool:
+    """Whether a ticket was paid here and its punch is not yet confirmed (the Winners screen
+    then offers to record the punch)."""
     code = decode_code(code_text)
     if code.ticket is None:
         return False

@@ -254,10 +254,14 @@ def test_voided_and_paid_tickets() -> None:
     assert winners.not_voided("A1/7", void, time_zone=TZ) == Refusal(
         "C1", "ticket A1/7 was voided at 2026-11-28 18:05 by badge R1 (torn); it never pays"
     )
-    flag = winners.double_payment(paid_hlc=STAMP, by="R1", origin="booth-1", time_zone=TZ)
+    flag = winners.double_payment(
+        paid_hlc=STAMP, by="Rita Redeemer (R1)", origin="booth-1", time_zone=TZ
+    )
     assert flag.kind == "double-payment"
     assert flag.refusal("A1/7") == Refusal(
-        "C2", "ticket A1/7: already paid at 2026-11-28 18:05 by badge R1 at booth-1; pay nothing"
+        "C2",
+        "ticket A1/7: already paid at 2026-11-28 18:05 by Rita Redeemer (R1) at booth-1; "
+        "pay nothing",
     )
     assert winners.voidable("A1/7", voided=False, paid=False) is None
     assert winners.voidable("A1/7", voided=True, paid=True) == Refusal(

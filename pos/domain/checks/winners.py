@@ -5,7 +5,7 @@ data; a ticket paid twice or one winner too many is flagged for the manager and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from pos.domain.checks import Refusal, handover_hint
 from pos.domain.hlc import local_minute
@@ -109,12 +109,31 @@ class Flag:
         return Refusal(rule, f"ticket {code}: {self.detail}; pay nothing")
 
 
+#: C2: a second scan of a winner confirms its punch only from the person who paid it, at the
+#: station that paid it, this soon after; any later or other scan reads "already paid".
+SECOND_SCAN_WINDOW = timedelta(minutes=2)
+
+
 def double_payment(*, paid_hlc: str, by: str, origin: str, time_zone: str) -> Flag:
-    """C2: the ticket was paid already (at `paid_hlc`, by badge `by`, at station `origin`)."""
+    """C2: the ticket was paid already (at `paid_hlc`, by `by`, "Sam Seller (S1)", at station
+    `origin`): pay nothing."""
     return Flag(
         "double-payment",
-        f"already paid at {local_minute(paid_hlc, time_zone)} by badge {by} at {origin}",
+        f"already paid at {local_minute(paid_hlc, time_zone)} by {by} at {origin}",
     )
+
+
+def second_scan_confirms_punch(
+    *,
+    paid_here: bool,
+    punched: bool,
+    same_person: bool,
+    since_payment: timedelta,
+    window: timedelta = SECOND_SCAN_WINDOW,
+) -> bool:
+    """C2: whether a scan of a ticket paid before confirms its punch (rather than reading
+    "already paid: pay nothing"): the same person, at the paying station, within `window`."""
+    return paid_here and not punched and same_person and timedelta(0) <= since_payment <= window
 
 
 def counterfeit(serial: str, *, amount: int, winners_left: int) -> Flag | None:
