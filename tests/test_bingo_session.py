@@ -415,7 +415,7 @@ def test_a_decision_pool_above_the_limit_keeps_the_excess(bingo_hall: Hall) -> N
     ok(bingo_hall("bingo", "pay", "--game", "4", "--amount", "100.00", *S))
     again = bingo_hall("bingo", "pay", "--game", "4", "--amount", "1.00", *S)
     refused(again, "PAID")  # the pool is paid once, whatever is asked the second time
-    assert "already paid at 2026-11-28 18:00 by Sam Seller (S1)" in again.stderr
+    assert "already paid, $100.00 at 18:00 by Sam Seller (S1)" in again.stderr
     report = ok(bingo_hall("report", "day", "--json"))
     decision = next(p for p in report["products"] if p["line"] == "decision bingo")
     assert decision["retained"] == "50.00" and decision["net"] == "50.00"

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, attempt, cents, money
+from kiosk.viewmodels.common import INFO, OK, WARN, Outcome, attempt, cents, money, once
 from pos.domain.bingo_program import Game
 from pos.domain.money import format_amount
 from pos.errors import BadInput
-from pos.services import bingo_games, bingo_paper, bingo_program, current_session, raffle
+from pos.services import (
+    bingo_games,
+    bingo_paper,
+    bingo_program,
+    current_session,
+    money_path,
+    raffle,
+)
 from pos.services.station import Station
 from pos.services.w2g import Winner
 
@@ -154,9 +161,17 @@ def _qty(text: str) -> int:
     return int(text)
 
 
-def sell_item(st: Station, item: SaleItemVM, qty: str, buyer: str, operator: str) -> Outcome:
+def sell_item(
+    st: Station,
+    item: SaleItemVM,
+    qty: str,
+    buyer: str,
+    operator: str,
+    *,
+    attempt_id: str | None = None,
+) -> Outcome:
     """Sell `qty` of a pack, paper or raffle tickets; the outcome says the audit numbers (or
-    the ticket numbers) that went to the buyer."""
+    the ticket numbers) that went to the buyer. Once per `attempt_id` (the screen's tap)."""
 
     def run() -> Outcome:
         count = _qty(qty)
@@ -187,7 +202,7 @@ def sell_item(st: Station, item: SaleItemVM, qty: str, buyer: str, operator: str
             data=(("receipt", sale.receipt), ("audit", tuple(sale.audit_numbers))),
         )
 
-    return attempt(run, "Sale refused")
+    return once(st, attempt_id or money_path.new_attempt(), run, "Sale refused")
 
 
 @dataclass(frozen=True)
@@ -216,9 +231,12 @@ def pay_prize(
     winners: str,
     operator: str,
     identity: Identity | None = None,
+    *,
+    attempt_id: str | None = None,
 ) -> Outcome:
-    """Pay a bingo game's prize, split between its winners (LIMIT, B and W2G checked by the
-    service); `identity`: the first winner's W-2G data, when the screen asked for it."""
+    """Pay a bingo game's prize, split between its winners (LIMIT, PAID, B and W2G checked by
+    the service); `identity`: the first winner's W-2G data, when the screen asked for it. Once
+    per `attempt_id` (the screen's tap)."""
 
     def run() -> Outcome:
         if game is None:
@@ -250,7 +268,7 @@ def pay_prize(
             data=(("receipt", paid.receipt),),
         )
 
-    outcome = attempt(run, "DO NOT PAY")
+    outcome = once(st, attempt_id or money_path.new_attempt(), run, "DO NOT PAY")
     if needs_identity(outcome):  # the service's sentence names the CLI's options: say it here
         return replace(
             outcome,
@@ -521,7 +539,13 @@ def games_screen(st: Station) -> GamesVM:
 
 
 def game_action(
-    st: Station, game: SessionGameVM, action: str, inputs: dict[str, str], operator: str
+    st: Station,
+    game: SessionGameVM,
+    action: str,
+    inputs: dict[str, str],
+    operator: str,
+    *,
+    attempt_id: str | None = None,
 ) -> Outcome:
     """Record what happened in a session game: decision entries, fee rounds and the announced
     prize (G2-G5); a progressive game won or not (I5, I6); treasure chest entries, its
@@ -584,4 +608,4 @@ def game_action(
             return Outcome(True, "RECORDED", _chest_status(chest), INFO)
         raise BadInput("action", f"{action!r} is not something this game records")
 
-    return attempt(run, "Not recorded")
+    return once(st, attempt_id or money_path.new_attempt(), run, "Not recorded")

@@ -204,7 +204,7 @@ def pay_prize(
         prize_unpaid(
             st,
             prizes_read.bingo_prize(session.id, found.number),
-            f"game {found.number} ({found.title}) of session {session.id}",
+            f"game {found.number} ({found.title})",
         )
         regular = as_regular
         if found.kind is GameKind.DECISION:

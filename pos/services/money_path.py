@@ -31,7 +31,7 @@ from pos.ledger import requests
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections.deals import Session
-from pos.services.current_session import open_session_now, require_open_session
+from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.station import Station
 
 T = TypeVar("T")
@@ -49,15 +49,20 @@ def _who(st: Station, badge: str | None) -> str | None:
     return f"{person.name} ({badge})" if person else badge
 
 
+def _when(st: Station, hlc: str) -> str:
+    """A stamp as the hall's clock showed it: "19:05" today, "2026-11-27 19:05" before."""
+    shown = local_minute(hlc, st.hall.time_zone)
+    today = hall_date(st, st.clock.now()).isoformat()
+    return shown[11:] if shown.startswith(today) else shown
+
+
 def refuse_if_closed(st: Station, session: Session) -> None:
     """CLOSE: refused when this station recorded its close marker for `session`."""
     marker = closing_read.close_marker(st.ledger.conn, session.id, st.id)
     refuse(
         session_checks.station_open(
             session.id,
-            st.id,
-            closed_at=local_minute(marker.hlc, st.hall.time_zone) if marker else None,
-            closed_by=_who(st, marker.closed_by) if marker else None,
+            closed_at=_when(st, marker.hlc) if marker else None,
         )
     )
 
@@ -113,7 +118,7 @@ def first_payment(st: Station, prize: str) -> prize_checks.FirstPayment | None:
     if paid is None:
         return None
     return prize_checks.FirstPayment(
-        at=local_minute(paid.hlc, st.hall.time_zone),
+        at=_when(st, paid.hlc),
         by=_who(st, paid.paid_by) or "an unknown person",
         station=paid.origin,
         amount=paid.amount,

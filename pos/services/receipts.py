@@ -133,7 +133,13 @@ def _content(st: Station, kind: str, body: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-CASH_SALES = frozenset({"TicketsSold", "RaffleTicketSold"})
+#: Every cash sale, whatever the game, opens the drawer at the booth with its receipt: the same
+#: events the drawer's expected cash counts as taken in.
+CASH_SALES = frozenset(
+    kind
+    for kind, receipt in KIND_OF_EVENT.items()
+    if receipt in {"sale", "raffle-ticket", "rental", "voucher"}
+)
 
 
 def _own_lines(kind: str, body: dict[str, Any]) -> dict[str, Any]:

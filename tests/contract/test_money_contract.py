@@ -9,6 +9,7 @@ kind of tests/contract/kinds.py, at booth-1 of a whole hall night, through the `
 - limits hold: stock and prize limits refuse, and the refusal records nothing;
 - the age rule applies to every kind sold to a buyer (the refusal recorded as PurchaseBlocked);
 - bad input records nothing;
+- every cash sale opens the drawer with its receipt;
 - the day report's line and the drawer's expected cash move by exactly the events' amounts.
 """
 
@@ -179,7 +180,7 @@ def test_a_prize_cannot_be_paid_twice(night: Night, kind_name: str) -> None:
     before = night.last_seq()
     again = night(*payment)
     refused_by(again, "PAID", "C2")
-    assert "already paid at 2026-11-28 18:00 by Sam Seller (S1)" in again.stderr
+    assert "18:00 by Sam Seller (S1)" in again.stderr and "pay nothing" in again.stderr
     # nothing paid again: at most the manager's flag of a second presentation
     assert set(night.kinds_recorded(before)) <= {"ExceptionFlagged"}
 
@@ -221,6 +222,15 @@ def test_bad_input_records_nothing(night: Night, kind_name: str) -> None:
     assert bad.exit_code == 2, (bad.stdout, bad.stderr)
     assert "Traceback" not in bad.stderr
     assert night.last_seq() == before
+
+
+@ALL
+def test_a_cash_sale_opens_the_drawer(night: Night, kind_name: str) -> None:
+    """The booth's printer job of every cash sale kicks the drawer, whatever the game."""
+    assert night(*by_name(kind_name).sale).exit_code == 0
+    with Station(night.booth.directory, environ=ENVIRON) as st:
+        job = receipts.claim_next_job(st)
+    assert job is not None and job.kick_drawer
 
 
 @ON_REPORT

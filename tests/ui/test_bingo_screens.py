@@ -120,7 +120,7 @@ def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
     assert ui.find("bingo-headline").text == "PAY $100.00"
     assert "2 winners: $50.00, $50.00" in ui.find("bingo-detail").text
     assert "1. Early Bird · $100.00 · paid $100.00" in ui.text()
-    ui.tap("game-1")
+    ui.tap("game-2")
     ui.type("prize-amount", "500.00")
     ui.tap("pay-prize")
     assert ui.find("bingo-headline").text == "DO NOT PAY"

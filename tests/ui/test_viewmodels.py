@@ -302,7 +302,7 @@ def test_kiosk_pays_with_a_voucher(demo_hall: Path) -> None:
         assert f"Your change: voucher #{number} for $3.00 prints with it." in paid.detail
         assert "Your voucher for $5.00 paid $2.00" in paid.detail
         again = vm_kiosk.buy_with_voucher(st, player, "A100003", 1, qr, dispenser)
-        assert not again.ok and again.refusal is not None and again.refusal.rule == "VOUCHER"
+        assert not again.ok and again.refusal is not None and again.refusal.rule == "PAID"
         assert again.headline == "Sorry, that voucher did not pay"
         assert "already paid" in again.detail
 

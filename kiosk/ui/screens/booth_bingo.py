@@ -24,6 +24,7 @@ from kiosk.ui.widgets import (
     fixed,
 )
 from kiosk.viewmodels import bingo, common
+from pos.services import money_path
 from pos.services.station import Station
 
 
@@ -55,6 +56,10 @@ class BingoScreen(RoleScreen):
 
     def build(self) -> None:
         self.chosen: bingo.PrizeGameVM | None = None
+        # Each write button's attempt id, kept until its answer is shown: a double tap, or a
+        # tap while the first is still running, records once.
+        self.sell_attempt = money_path.new_attempt()
+        self.pay_attempt = money_path.new_attempt()
         self.banner = OutcomeBanner(ident="bingo")
         fixed(self.banner, 92)  # a refusal's sentence and the rule it cites: four short lines
         self.body.add_widget(self.banner)
@@ -170,12 +175,15 @@ class BingoScreen(RoleScreen):
             self.render(self.vm)
 
     def _sell(self, item: bingo.SaleItemVM) -> None:
-        qty, buyer, badge = self.qty.text, self.buyer.text, self.operator
+        qty, buyer, badge, tap = self.qty.text, self.buyer.text, self.operator, self.sell_attempt
         self.front.call(
-            lambda st: bingo.sell_item(st, item, qty, buyer, badge), self._sold, prints=True
+            lambda st: bingo.sell_item(st, item, qty, buyer, badge, attempt_id=tap),
+            self._sold,
+            prints=True,
         )
 
     def _sold(self, outcome: common.Outcome) -> None:
+        self.sell_attempt = money_path.new_attempt()
         self.show(outcome)
         if outcome.ok:
             self.qty.text = self.buyer.text = ""
@@ -185,13 +193,17 @@ class BingoScreen(RoleScreen):
         game, amount, winners = self.chosen, self.amount.text, self.winners.text
         badge, ids = self.operator, {k: f.text for k, f in self.id_fields.items()}
         identity = bingo.Identity(ids["name"], ids["address"], ids["tin"], ids["id"])
+        tap = self.pay_attempt
+        self.pay.disabled = True
         self.front.call(
-            lambda st: bingo.pay_prize(st, game, amount, winners, badge, identity),
+            lambda st: bingo.pay_prize(st, game, amount, winners, badge, identity, attempt_id=tap),
             self._paid,
             prints=True,
         )
 
     def _paid(self, outcome: common.Outcome) -> None:
+        self.pay_attempt = money_path.new_attempt()
+        self.pay.disabled = False
         self.show(outcome)
         self._asking(bingo.needs_identity(outcome))
         if outcome.ok:

@@ -12,6 +12,7 @@ from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.screens.booth_bingo import Card
 from kiosk.ui.widgets import Box, Field, Grid, ListBox, OutcomeView, Panel, Text, TouchButton, fixed
 from kiosk.viewmodels import bingo, common
+from pos.services import money_path
 from pos.services.station import Station
 
 
@@ -21,6 +22,7 @@ class GamesScreen(RoleScreen):
     def build(self) -> None:
         self.chosen: int | None = None
         self.fields: dict[str, Field] = {}
+        self.attempt = money_path.new_attempt()  # the write button's, until its answer
         columns = Box("horizontal")
         left = Box("vertical", size_hint_x=0.36)
         self.program = Text(size=t.SMALL, colour=common.MUTED, one_line=True, ident="games-program")
@@ -98,11 +100,15 @@ class GamesScreen(RoleScreen):
 
     def _act(self, game: bingo.SessionGameVM, action: str) -> None:
         values, badge = {k: f.text for k, f in self.fields.items()}, self.operator
+        tap = self.attempt
         self.front.call(
-            lambda st: bingo.game_action(st, game, action, values, badge), self._done, prints=True
+            lambda st: bingo.game_action(st, game, action, values, badge, attempt_id=tap),
+            self._done,
+            prints=True,
         )
 
     def _done(self, outcome: common.Outcome) -> None:
+        self.attempt = money_path.new_attempt()
         self.show(outcome)
         if outcome.ok:
             for field in self.fields.values():

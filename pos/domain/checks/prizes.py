@@ -26,6 +26,6 @@ def unpaid(what: str, first: FirstPayment | None) -> Refusal | None:
     receipt = f", receipt #{first.receipt}" if first.receipt is not None else ""
     return Refusal(
         "PAID",
-        f"{what} was already paid at {first.at} by {first.by} at {first.station} "
-        f"({format_money(first.amount)}{receipt}): pay nothing",
+        f"{what} was already paid, {format_money(first.amount)} at {first.at} by {first.by} at "
+        f"{first.station}{receipt}: pay nothing",
     )

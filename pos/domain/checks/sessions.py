@@ -40,19 +40,14 @@ def hall_wide_close(
     return None
 
 
-def station_open(
-    session: str, station: str, *, closed_at: str | None, closed_by: str | None
-) -> Refusal | None:
-    """CLOSE: a station that recorded its close marker for `session` (at `closed_at`, the hall's
-    local minute, by `closed_by`) sells and pays nothing more in it until a manager reopens it."""
+def station_open(session: str, *, closed_at: str | None) -> Refusal | None:
+    """CLOSE: this station, having recorded its close marker for `session` (at `closed_at`, the
+    hall's local time), sells and pays nothing more in it until a manager reopens it."""
     if closed_at is None:
         return None
-    who = f" by {closed_by}" if closed_by else ""
     return Refusal(
         "CLOSE",
-        f"{station} closed for session {session} at {closed_at}{who}: it sells and pays "
-        "nothing more in it; a manager may reopen it (booth session reopen --manager BADGE "
-        "--reason TEXT)",
+        f"closed for session {session} at {closed_at}",
     )
 
 
