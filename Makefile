@@ -22,8 +22,9 @@ RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
 # (systemd-analyze, systemctl --root), passwd (useradd --prefix) and logrotate: the packaging
 # tests. chromium and chromium-driver: the manager's phone in a real browser (tests/web), and
 # libnss3-tools (certutil): that browser trusts the hall's web certificate authority. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
+# gcc: the test extra essp6 (ITL's SSP host library, the SSP tests' outside check) builds its C.
 TEST_DEBS := $(RUN_DEBS) python3-minimal iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
-	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools
+	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools gcc
 NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 .PHONY: run test check lint typecheck importlint unit fast setup debs-run debs-test bench \

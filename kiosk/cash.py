@@ -1,12 +1,18 @@
 """The kiosk's bill acceptor beside the UI: one cash thread polls it, and every step with a bill
 is recorded through the station worker before the next one moves money (pos.services.
 kiosk_cash). The pay screen offers a purchase (the acceptor takes bills) and withdraws it (the
-acceptor refuses them); what happened is posted to the UI as outcomes. No Kivy here."""
+acceptor refuses them); what happened is posted to the UI as outcomes. No Kivy here.
+
+When the acceptor is in trouble (it does not answer, its line vanished, it reports a jam or its
+cash box out) the thread backs off (pos.backoff: doubling waits up to a few seconds) and tries
+again until it answers; the status bar says which trouble in words, and the log gets one line
+when the trouble starts or changes and one when the acceptor is ready again, not one a poll."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import termios
 import threading
 import time
 from collections.abc import Callable
@@ -14,8 +20,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from hardware.acceptor.line import AcceptorUnplugged
 from kiosk.viewmodels import kiosk as vm_kiosk
 from kiosk.viewmodels.common import Outcome
+from pos.backoff import Retrying
 from pos.services import kiosk_cash
 from pos.services.ports import AcceptorFault, BillAcceptor, BillEvent
 
@@ -25,6 +33,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 STACK_TIMEOUT = 10.0
 RESET_WAIT = 3.0  # how long the acceptor has to say, after its reset, where the bill went
+RETRY_FIRST = 0.2  # s: the wait after the acceptor's first failure; it doubles with each one
+RETRY_MOST = 3.0  # s: and never grows past this
+LINE_ERRORS: tuple[type[BaseException], ...] = (OSError, termios.error)  # a driver let them out
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,10 @@ class CashDesk:
         self.interval = interval
         self.listeners: list[Callable[[CashNews], None]] = []
         self.fault = ""
+        self.unplugged = False
+        self._said = ""  # the trouble last logged and shown ("" when ready)
+        self._retry = Retrying(RETRY_FIRST, RETRY_MOST)
+        self._delay = interval
         self._purchase: kiosk_cash.Purchase | None = None
         self._want_enabled = False
         self._enabled: bool | None = None
@@ -82,11 +97,13 @@ class CashDesk:
     def start(self) -> list[str]:
         """Reconcile what the ledger left half-done (with what the acceptor says after its own
         start), then poll on the cash thread."""
+        said: list[BillEvent] = []
         try:
             said = self.acceptor.poll()
         except AcceptorFault as fault:
-            self.fault = str(fault)
-            said = []
+            self._trouble(fault)
+        except LINE_ERRORS as exc:
+            self._trouble(self._line_gone(exc))
         self._show_state()
         done = self.runtime.worker_call(partial(kiosk_cash.reconcile, after_reset=said))
         if done:
@@ -99,7 +116,7 @@ class CashDesk:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=STACK_TIMEOUT + 2)
-        with contextlib.suppress(AcceptorFault):
+        with contextlib.suppress(AcceptorFault, *LINE_ERRORS):
             self.acceptor.disable()
         close = getattr(self.acceptor, "close", None)
         if callable(close):
@@ -110,47 +127,83 @@ class CashDesk:
             with self._lock:
                 self._busy += 1
             try:
-                self._step()
-                if self.fault:
-                    self.fault = ""
-                    self._show_state()
+                troubled = self._step()
             except AcceptorFault as fault:
-                if str(fault) != self.fault:
-                    self.fault = str(fault)
-                    self._tell(CashNews("fault"))
-                    self._show_state()
-                self._stop.wait(0.5)
-            except Exception:
-                log.exception("the cash thread failed a step")
+                self._trouble(fault)
+            except LINE_ERRORS as exc:
+                self._trouble(self._line_gone(exc))
+            except Exception as exc:  # a driver's surprise: said once, then backed off
+                detail = f"the bill acceptor failed ({type(exc).__name__}: {exc})"
+                self._trouble(AcceptorFault(detail), exc_info=exc)
+            else:
+                if not troubled:
+                    self._working()
             finally:
                 with self._lock:
                     self._busy -= 1
-            self._stop.wait(self.interval)
+            self._stop.wait(self._delay)
 
-    def _step(self) -> None:
+    def _step(self) -> bool:
+        """One poll and what it brought; True when the acceptor reported trouble."""
         with self._lock:
             want = self._want_enabled
         if want != self._enabled:
             (self.acceptor.enable if want else self.acceptor.disable)()
             self._enabled = want
+        troubled = False
         for event in self.acceptor.poll():
-            self._handle(event)
+            troubled = self._handle(event) or troubled
+        return troubled
+
+    # -- trouble --------------------------------------------------------------------------------
+
+    def _trouble(self, fault: AcceptorFault, exc_info: BaseException | None = None) -> None:
+        """The acceptor is in trouble: wait longer before the next try, say it once."""
+        self._delay = self._retry.next()
+        self._enabled = None  # enable or disable it again once it answers
+        self.fault, self.unplugged = str(fault), isinstance(fault, AcceptorUnplugged)
+        state = "unplugged" if self.unplugged else self.fault
+        if state != self._said:
+            self._said = state
+            log.warning("bill acceptor: %s (trying again)", fault, exc_info=exc_info)
+            self._tell(CashNews("fault"))
+            self._show_state()
+
+    def _working(self) -> None:
+        self._retry.reset()
+        self._delay = self.interval
+        if self._said or self.fault:
+            if self._said:
+                log.warning("bill acceptor: ready again")
+            self._said, self.fault, self.unplugged = "", "", False
+            self._show_state()
+
+    def _line_gone(self, exc: BaseException) -> AcceptorUnplugged:
+        """A driver let its line's error out: drop the dead port (opened again next time)."""
+        close = getattr(self.acceptor, "close", None)
+        if callable(close):
+            with contextlib.suppress(Exception):
+                close()
+        return AcceptorUnplugged(f"the line to the bill acceptor is gone ({exc})")
 
     # -- a bill -------------------------------------------------------------------------------
 
-    def _handle(self, event: BillEvent) -> None:
+    def _handle(self, event: BillEvent) -> bool:
+        """One event from a poll; True when it is trouble (a jam, the acceptor's fault)."""
         if event.kind == "escrow":
             self._escrow(event.amount)
         elif event.kind == "returned" and not event.cleared:
             self._tell(CashNews("back", vm_kiosk.bill_back(event.amount, event.detail)))
         elif event.kind in ("jam", "fault"):
-            self.fault = event.detail
-            self._tell(CashNews("fault"))
-            self._show_state()
+            self._trouble(AcceptorFault(event.detail or "the bill acceptor reports trouble"))
+            return True
+        return False
 
     def _show_state(self) -> None:
         """The status bar's word on the acceptor: staff see a fault from across the hall."""
-        if self.fault:  # in two words: the pay screen and the log have the acceptor's own
+        if self.unplugged:  # in a word or two: the pay screen and the log have the details
+            self.runtime.set_bills("Bills: unplugged", "error")
+        elif self.fault:
             jammed = "jam" in self.fault.lower()
             self.runtime.set_bills(f"Bills: {'jammed' if jammed else 'out of service'}", "error")
         else:

@@ -181,13 +181,15 @@ def status_name(reply: bytes) -> str:
 @dataclass(frozen=True)
 class Setup:
     """What SETUP REQUEST says of a bill validator: firmware, currency, channel values (in the
-    currency's smallest unit: channel value x the real value multiplier) and protocol."""
+    currency's smallest unit: channel value x the real value multiplier), each channel's
+    country, and the protocol version."""
 
     unit_type: int
     firmware: str
     country: str
     channel_values: tuple[int, ...]
     protocol: int
+    channel_countries: tuple[str, ...] = ()
 
     def value(self, channel: int | None) -> int:
         if channel is None or not 1 <= channel <= len(self.channel_values):
@@ -197,7 +199,10 @@ class Setup:
 
 def parse_setup(reply: bytes) -> Setup:
     """OK, unit type, firmware (4 ASCII), country (3 ASCII), value multiplier (3), channels n,
-    n channel values, n security levels, real value multiplier (3, big-endian), protocol."""
+    n channel values (1 byte each), n security levels, real value multiplier (3, big-endian),
+    protocol version; from protocol 6 on, then each channel's country (n x 3 ASCII) and each
+    channel's value (n x 4, little-endian), which are the ones to use (a 1-byte value cannot
+    hold a 500-unit note)."""
     if not reply or reply[0] != OK:
         raise SspError(f"setup request answered {status_name(reply)}")
     data = reply[1:]
@@ -207,31 +212,58 @@ def parse_setup(reply: bytes) -> Setup:
     need = 12 + 2 * count + 4
     if len(data) < need:
         raise SspError(f"setup reply for {count} channels needs {need} bytes, has {len(data)}")
-    values = data[12 : 12 + count]
     at = 12 + 2 * count
     multiplier = int.from_bytes(data[at : at + 3], "big")
+    protocol = data[at + 3]
+    values = tuple(data[12 : 12 + count])
+    countries: tuple[str, ...] = ()
+    if protocol >= 6:
+        expanded = need + 7 * count
+        if len(data) < expanded:
+            raise SspError(
+                f"a protocol {protocol} setup reply for {count} channels needs {expanded} "
+                f"bytes (with each channel's country and 4-byte value), has {len(data)}"
+            )
+        countries = tuple(
+            data[need + 3 * i : need + 3 * i + 3].decode("ascii", "replace") for i in range(count)
+        )
+        start = need + 3 * count
+        values = tuple(
+            int.from_bytes(data[start + 4 * i : start + 4 * i + 4], "little") for i in range(count)
+        )
     return Setup(
         unit_type=data[0],
         firmware=data[1:5].decode("ascii", "replace"),
         country=data[5:8].decode("ascii", "replace"),
         channel_values=tuple(v * multiplier for v in values),
-        protocol=data[at + 3],
+        protocol=protocol,
+        channel_countries=countries,
     )
 
 
 def setup_reply(
-    channel_values: tuple[int, ...], *, multiplier: int = 100, country: str = "USD"
+    channel_values: tuple[int, ...],
+    *,
+    multiplier: int = 100,
+    country: str = "USD",
+    protocol: int = 6,
 ) -> bytes:
-    """A bill validator's SETUP REQUEST reply (the simulator's side)."""
+    """A bill validator's SETUP REQUEST reply (the simulator's side), as a validator running
+    `protocol` sends it: from protocol 6 on with each channel's country and 4-byte value (the
+    1-byte legacy values then read 0 for a note above 255 units)."""
     count = len(channel_values)
-    return (
+    code = country.encode("ascii")[:3]
+    reply = (
         bytes([OK, 0x00])
         + b"0400"
-        + country.encode("ascii")[:3]
-        + bytes(3)
+        + code
+        + (1).to_bytes(3, "big")  # the legacy value multiplier
         + bytes([count])
-        + bytes(channel_values)
+        + bytes(v if v <= 0xFF else 0 for v in channel_values)
         + bytes([2] * count)
         + multiplier.to_bytes(3, "big")
-        + bytes([6])
+        + bytes([protocol])
     )
+    if protocol >= 6:
+        reply += code * count + b"".join(v.to_bytes(4, "little") for v in channel_values)
+    return reply

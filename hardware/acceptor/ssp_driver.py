@@ -14,24 +14,31 @@ encryption (eSSP is left out: see docs/kiosk-cash.md):
 
 A packet not answered is sent again with the same sequence flag (the validator answers a
 repeated packet with its last reply); a validator that stays silent is re-synchronised (SYNC and
-the start-up again), as after it lost power.
+the start-up again), as after it lost power. A line that vanishes is AcceptorUnplugged (see
+hardware.acceptor.line): the port is dropped and opened again, with the start-up, when it
+returns. A jam, a cash box out or full make `poll` raise AcceptorFault for as long as the
+validator reports them (the kiosk shows the acceptor out of service meanwhile).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import serial
 
-from hardware.acceptor import ssp
+from hardware.acceptor import faults, ssp
+from hardware.acceptor.line import AcceptorUnplugged, Opener, SerialLine
 from hardware.acceptor.sim import BadAcceptorSpec
 from pos.services.ports import AcceptorFault, BillEvent
 
 DEFAULT_BAUD = 9600
-Opener = Callable[..., Any]
+TROUBLES = {
+    ssp.SAFE_JAM: faults.JAMMED,
+    ssp.UNSAFE_JAM: faults.JAMMED,
+    ssp.STACKER_FULL: faults.CASHBOX_FULL,
+    ssp.CASHBOX_REMOVED: faults.CASHBOX_REMOVED,
+}
 
 
 class SspAcceptor:
@@ -54,13 +61,13 @@ class SspAcceptor:
         self.reply_timeout = reply_timeout
         self.retries = retries
         self.poll_interval = poll_interval
-        self._opener = opener
-        self._port: Any = None
+        self.line = SerialLine(port, opener=opener, settings={"baudrate": baudrate})
         self._reader = ssp.PacketReader()
         self._seq = 0
         self._holding: int | None = None  # channel of the bill held in escrow
         self._enabled = False
         self._queued: list[BillEvent] = []
+        self._trouble = ""  # what the validator keeps reporting (a jam, the cash box out)
         self.setup: ssp.Setup | None = None
 
     # -- the port -----------------------------------------------------------------------------
@@ -85,7 +92,15 @@ class SspAcceptor:
             if reply[:1] == bytes([ssp.OK]):
                 return []
             self._holding = None  # nothing in escrow any more: see what the poll says
-        return self._translate(ssp.events(self._command(bytes([ssp.POLL]))))
+        reply = self._exchange(bytes([ssp.POLL]))
+        if reply[:1] == bytes([ssp.FAIL]):
+            raise AcceptorFault(faults.FAILED)
+        found = ssp.events(reply)
+        self._trouble = next((TROUBLES[code] for code, _ in found if code in TROUBLES), "")
+        translated = self._translate(found)
+        if self._trouble and not translated:
+            raise AcceptorFault(self._trouble)
+        return translated
 
     def stack(self, timeout: float) -> BillEvent:
         return self._settle(timeout, reject=False)
@@ -94,9 +109,7 @@ class SspAcceptor:
         return self._settle(timeout, reject=True)
 
     def close(self) -> None:
-        port, self._port = self._port, None
-        if port is not None:
-            port.close()
+        self.line.close()
 
     # -- settling a bill in escrow --------------------------------------------------------------
 
@@ -110,20 +123,22 @@ class SspAcceptor:
         while time.monotonic() < deadline:
             try:
                 found = ssp.events(self._command(bytes([ssp.POLL])))
+            except AcceptorUnplugged:
+                raise
             except AcceptorFault:
                 continue  # silent (power lost?): _command re-synchronised; poll again
             for index, (code, channel) in enumerate(found):
                 if code == ssp.SLAVE_RESET:
                     self._queued += self._translate(found[index + 1 :])
                     self._resume()
-                    return BillEvent("reset", 0, "the bill acceptor restarted (power lost?)")
+                    return BillEvent("reset", 0, faults.POWER_LOST)
                 if code == ssp.CREDIT:
                     return BillEvent("stacked", self._value(channel) or amount)
                 if code == ssp.REJECTED:
-                    return BillEvent("returned", amount, "the acceptor gave the bill back")
+                    return BillEvent("returned", amount, faults.GAVE_BACK)
                 if code in (ssp.SAFE_JAM, ssp.UNSAFE_JAM):
                     where = "inside" if code == ssp.SAFE_JAM else "at the front"
-                    return BillEvent("jam", amount, f"the bill jammed {where} (SSP)")
+                    return BillEvent("jam", amount, faults.jammed_at(where, "SSP"))
             time.sleep(self.poll_interval)
         raise AcceptorFault(f"the bill acceptor did not finish with the bill in {timeout:.0f} s")
 
@@ -136,22 +151,16 @@ class SspAcceptor:
             elif code == ssp.CREDIT:
                 out.append(BillEvent("stacked", self._value(channel)))
             elif code == ssp.REJECTED:
-                out.append(BillEvent("returned", 0, "the acceptor refused the bill"))
+                out.append(BillEvent("returned", 0, faults.REFUSED))
             elif code == ssp.CLEARED_FROM_FRONT:
                 out.append(BillEvent("returned", self._value(channel), cleared=True))
             elif code == ssp.CLEARED_INTO_CASHBOX:
                 out.append(BillEvent("stacked", self._value(channel), cleared=True))
             elif code == ssp.SLAVE_RESET:
                 self._resume()
-                out.append(BillEvent("reset", 0, "the bill acceptor restarted"))
-            elif code in (ssp.SAFE_JAM, ssp.UNSAFE_JAM):
-                out.append(BillEvent("jam", 0, "the bill acceptor is jammed"))
-            elif code == ssp.STACKER_FULL:
-                out.append(BillEvent("fault", 0, "the cash box is full"))
-            elif code == ssp.CASHBOX_REMOVED:
-                out.append(BillEvent("fault", 0, "the cash box was removed"))
+                out.append(BillEvent("reset", 0, faults.RESTARTED))
             elif code == ssp.FRAUD_ATTEMPT:
-                out.append(BillEvent("fault", 0, "the acceptor saw a fraud attempt"))
+                out.append(BillEvent("fault", 0, faults.FRAUD))
         return out
 
     def _value(self, channel: int | None) -> int:
@@ -160,18 +169,23 @@ class SspAcceptor:
     # -- the line -----------------------------------------------------------------------------
 
     def _ensure_open(self) -> None:
-        if self._port is None:
+        if self.line.open():
+            self._reader = ssp.PacketReader()
             try:
-                self._port = self._opener(self.port_name, baudrate=self.baudrate, timeout=0.02)
-            except (OSError, serial.SerialException) as exc:
-                raise AcceptorFault(f"cannot open {self.port_name}: {exc}") from None
-            self._start()
+                self._start()
+            except AcceptorUnplugged:
+                raise
+            except AcceptorFault:
+                self.line.close()  # the start-up again next time
+                raise
 
     def _start(self) -> None:
         self._sync()
         self._exchange(bytes([ssp.HOST_PROTOCOL, 6]))  # older firmware may refuse: fine
         self.setup = ssp.parse_setup(self._command(bytes([ssp.SETUP_REQUEST])))
         self._command(bytes([ssp.SET_INHIBITS, 0xFF, 0xFF]))
+        if self._enabled:  # a line back after it vanished: as the kiosk left it
+            self._command(bytes([ssp.ENABLE]))
 
     def _resume(self) -> None:
         """After the validator restarted: it forgot its inhibits and whether it was enabled."""
@@ -198,8 +212,7 @@ class SspAcceptor:
         a validator that stays silent is re-synchronised once, then AcceptorFault."""
         packet = ssp.encode(self._seq | self.address, data)
         for _ in range(self.retries + 1):
-            self._port.reset_input_buffer()
-            self._port.write(packet)
+            self.line.send(packet)
             reply = self._read_reply()
             if reply is not None:
                 self._seq ^= ssp.SEQ
@@ -207,6 +220,8 @@ class SspAcceptor:
         if resync:
             try:
                 self._sync()
+            except AcceptorUnplugged:
+                raise
             except AcceptorFault:
                 pass
             else:
@@ -216,7 +231,7 @@ class SspAcceptor:
     def _read_reply(self) -> bytes | None:
         deadline = time.monotonic() + self.reply_timeout
         while time.monotonic() < deadline:
-            chunk = self._port.read(64)
+            chunk = self.line.read(64)
             if not chunk:
                 continue
             for packet in self._reader.feed(chunk):

@@ -1,13 +1,17 @@
 """A serial barcode scanner (RS-232, or USB in CDC/virtual COM mode) through pyserial.
 
 Each scan is a line ending CR, LF or CRLF. Any pyserial URL works as the port, so tests use
-`loop://` and the real pyserial code path runs.
+`loop://` and the real pyserial code path runs. A line that vanishes (the scanner unplugged, its
+pty closed) is reported once as unplugged, whichever error pyserial lets through (OSError(EIO),
+SerialException, or termios.error from its tcsetattr), and the port is looked for again with a
+doubling delay until it returns.
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,8 +71,10 @@ class SerialScanner(ReconnectingScanner[Any]):
     def _open(self) -> Any:
         try:
             return self._opener(self.port, baudrate=self.baudrate, timeout=self.read_timeout)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except (serial.SerialException, OSError, ValueError, termios.error) as exc:
             code = getattr(exc, "errno", None)
+            if isinstance(exc, termios.error):  # a device node whose line is gone
+                raise ScannerNotFound(self._gone_message()) from exc
             if code == errno.ENOENT:
                 raise ScannerNotFound(self._gone_message()) from exc
             if code == errno.EACCES:
@@ -86,7 +92,7 @@ class SerialScanner(ReconnectingScanner[Any]):
         while not self._stopping.is_set():
             try:
                 data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, TypeError) as exc:
+            except (serial.SerialException, OSError, TypeError, termios.error) as exc:
                 # TypeError: pyserial's posix read on a port closed under it
                 self._discard("the scanner was unplugged")
                 return ScannerUnplugged(f"{self.describe()} unplugged ({exc}); waiting for it")

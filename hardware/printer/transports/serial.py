@@ -1,9 +1,15 @@
 """`serial:DEV[@baud]`: a printer on a serial port (RS-232 or USB CDC), through python-escpos
-`Serial` (pyserial)."""
+`Serial` (pyserial).
+
+A line that vanishes mid-job is PrinterUnplugged, whichever error pyserial lets through: OSError
+(EIO), a SerialException wrapping it (whose own errno is None), or termios.error from the
+tcsetattr behind a timeout change."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import termios
 from pathlib import Path
 from typing import Any
 
@@ -88,17 +94,48 @@ class SerialPrinter(EscposPrinter):
     def _set_read_timeout(self, printer: Escpos, seconds: float) -> None:
         device = printer._device
         if device:
-            device.timeout = seconds
+            try:
+                device.timeout = seconds
+            except (termios.error, serial.SerialException) as exc:  # its tcsetattr, line gone
+                raise self._write_error(exc) from exc
 
-    def _write_error(self, exc: Exception) -> PrinterError:
+    def _close(self, printer: Escpos) -> None:
+        super()._close(printer)  # its flush fails on a line that is gone, before the close
+        device = printer._device
+        if device and device.is_open:  # close without the flush: nothing left for __del__
+            with contextlib.suppress(OSError, termios.error):
+                device.close()
+
+    def send(self, job_bytes: bytes, name: str) -> None:
+        try:
+            super().send(job_bytes, name)
+        except termios.error as exc:
+            raise self._write_error(exc) from exc
+
+    def _write_error(self, exc: BaseException) -> PrinterError:
         if isinstance(exc, serial.SerialTimeoutException):
             return PrinterOffline(
                 f"{self.describe()} held the line for {self.timeout:g} s "
                 "(paper out, cover open or off-line?)"
             )
-        if getattr(exc, "errno", None) in GONE_ERRNOS | {errno.EIO}:
+        if _errno(exc) in GONE_ERRNOS | {errno.EIO}:
             return PrinterUnplugged(f"{self.describe()} was unplugged mid-job ({exc})")
         return PrinterOffline(f"{self.describe()} did not take the job: {exc}")
+
+
+def _errno(exc: BaseException) -> int | None:
+    """The errno behind a line's error: OSError's own, termios.error's first argument, or that
+    of the error a SerialException wraps (pyserial raises SerialException('write failed: ...')
+    inside `except OSError`, and 'Could not configure port' inside `except termios.error`)."""
+    code = getattr(exc, "errno", None)
+    if code is None and isinstance(exc, termios.error) and exc.args:
+        code = exc.args[0]
+    cause = exc.__context__
+    if code is None and isinstance(cause, OSError):
+        code = cause.errno
+    if code is None and isinstance(cause, termios.error) and cause.args:
+        code = cause.args[0]  # SerialException('Could not configure port: ...')
+    return code if isinstance(code, int) else None
 
 
 def parse_serial(options: str) -> tuple[str, int]:
