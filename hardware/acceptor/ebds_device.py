@@ -44,6 +44,9 @@ class EbdsDevice(BillDevice):
         self.power_fate = ""  # at power-up: "front" (given back) or "cashbox" (stacked)
         super().__init__(fd, link=link, off_for=off_for)
 
+    def knows(self, cents: int) -> bool:
+        return cents in self.notes.values()
+
     def index(self, cents: int) -> int:
         return next(index for index, value in self.notes.items() if value == cents)
 

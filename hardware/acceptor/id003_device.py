@@ -46,6 +46,9 @@ class Id003Device(BillDevice):
         #                  "jammed", "cheated"
         super().__init__(fd, link=link, off_for=off_for)
 
+    def knows(self, cents: int) -> bool:
+        return cents in self.denominations.values()
+
     def code(self, cents: int) -> int:
         return next(code for code, value in self.denominations.items() if value == cents)
 

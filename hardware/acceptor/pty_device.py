@@ -169,6 +169,8 @@ class BillDevice(PtyDevice):
     # -- test controls ------------------------------------------------------------------------
 
     def feed(self, cents: int) -> None:
+        if not self.knows(int(cents)):
+            raise ValueError(f"the {self.name} simulator has no channel for a {cents}-cent bill")
         with self.lock:
             self.fed.append(int(cents))
             self.changed.notify_all()
@@ -202,6 +204,10 @@ class BillDevice(PtyDevice):
         return time.monotonic() >= self.off_until
 
     # -- for subclasses -----------------------------------------------------------------------
+
+    def knows(self, cents: int) -> bool:
+        """Whether this validator's currency has such a bill."""
+        return True
 
     def jammed_cleared(self) -> None:
         """The protocol's side of clearing a jam (under the lock)."""

@@ -58,6 +58,9 @@ class SspDevice(BillDevice):
         self.last_seq: int | None = None
         self.last_reply = b""
 
+    def knows(self, cents: int) -> bool:
+        return cents % self.multiplier == 0 and cents // self.multiplier in self.channel_values
+
     def channel(self, cents: int) -> int:
         return self.channel_values.index(cents // self.multiplier) + 1
 

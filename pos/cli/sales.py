@@ -267,8 +267,9 @@ def acceptor() -> None:
 @json_option
 @click.pass_context
 def acceptor_set(ctx: click.Context, spec: str, operator: str | None) -> None:
-    """Choose the bill acceptor: sim, sim:fail=jam, ssp:/dev/ttyACM0[@BAUD][#ID], or none
-    (vouchers only)."""
+    """Choose the bill acceptor: sim, sim:fail=jam, ssp:/dev/ttyACM0[@BAUD][#ID] (ITL),
+    id003:/dev/ttyUSB0[@BAUD] (JCM), ebds:/dev/ttyUSB0[@BAUD] (MEI/CPI), or none (vouchers
+    only)."""
     with state(ctx).open_station() as st:
         if spec.strip().lower() != NO_ACCEPTOR:
             try:  # the setting names a kind that exists, with options it understands

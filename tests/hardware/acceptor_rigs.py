@@ -37,8 +37,8 @@ class Rig:
 
 
 def make_device(protocol: str, link: Path, *, off_for: float = 0.5) -> BillDevice:
-    if protocol == "ssp":
-        return SspDevice(link=link, off_for=off_for)
+    if protocol == "ssp":  # a US dataset: $1, $2, $5, $10, $20, $50, $100
+        return SspDevice(link=link, off_for=off_for, channel_values=(1, 2, 5, 10, 20, 50, 100))
     if protocol == "id003":
         return Id003Device(link=link, off_for=off_for)
     return EbdsDevice(link=link, off_for=off_for)
