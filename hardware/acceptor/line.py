@@ -22,7 +22,7 @@ from pos.services.ports import AcceptorFault
 
 Opener = Callable[..., Any]  # serial.serial_for_url(url, baudrate=..., timeout=..., ...)
 LINE_ERRORS: tuple[type[BaseException], ...] = (OSError, termios.error)  # SerialException: OSError
-GONE = frozenset({errno.ENOENT, errno.ENODEV, errno.ENXIO, errno.EIO, errno.ENOTTY})
+GONE = frozenset({errno.ENOENT, errno.ENODEV, errno.ENXIO, errno.EIO})
 
 
 class AcceptorUnplugged(AcceptorFault):

@@ -48,10 +48,10 @@ def make_driver(
     protocol: str, port: str, opener: Callable[..., Any] = serial.serial_for_url
 ) -> Driver:
     if protocol == "ssp":
-        return SspAcceptor(port, opener=opener, reply_timeout=0.2, poll_interval=0.01)
+        return SspAcceptor(port, opener=opener, reply_timeout=0.5, poll_interval=0.01)
     if protocol == "id003":
-        return Id003Acceptor(port, opener=opener, reply_timeout=0.2, poll_interval=0.01)
-    return EbdsAcceptor(port, opener=opener, reply_timeout=0.2, poll_interval=0.01)
+        return Id003Acceptor(port, opener=opener, reply_timeout=0.5, poll_interval=0.01)
+    return EbdsAcceptor(port, opener=opener, reply_timeout=0.5, poll_interval=0.01)
 
 
 def rig(protocol: str, directory: Path, **options: Any) -> Rig:

@@ -6,8 +6,10 @@ same words whatever the protocol (hardware.acceptor.faults)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,3 +165,16 @@ def test_settings(spec: object, kind: str) -> None:
         spec("/dev/ttyUSB0@123", Path("."))  # type: ignore[operator]
     with pytest.raises(ValueError, match=f"name the serial port, e.g. {kind}:"):
         spec(" ", Path("."))  # type: ignore[operator]
+
+
+def test_booth_acceptor_set_takes_each_protocol(hall: Any) -> None:
+    for spec in ("id003:/dev/ttyUSB0", "ebds:/dev/ttyUSB1@9600", "ssp:/dev/ttyACM0#0"):
+        done = hall("acceptor", "set", spec, "--json")
+        assert done.exit_code == 0, done.stderr
+        assert done.json == {"device": "acceptor", "spec": spec}
+    speed = hall("acceptor", "set", "id003:/dev/ttyUSB0@12")
+    assert speed.exit_code == 2 and "baud rate '12'" in speed.stderr
+    nothing = hall("acceptor", "set", "ebds:")
+    assert nothing.exit_code == 2 and "name the serial port, e.g. ebds:" in nothing.stderr
+    saved = json.loads((hall.directory / "devices.json").read_text())
+    assert saved["acceptor"] == "ssp:/dev/ttyACM0#0"  # the refused settings changed nothing
