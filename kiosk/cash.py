@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from hardware.acceptor.line import AcceptorUnplugged
+from hardware.acceptor.line import AcceptorUnplugged, reason
 from kiosk.viewmodels import kiosk as vm_kiosk
 from kiosk.viewmodels.common import Outcome
 from pos.backoff import Retrying
@@ -184,7 +184,7 @@ class CashDesk:
         if callable(close):
             with contextlib.suppress(Exception):
                 close()
-        return AcceptorUnplugged(f"the line to the bill acceptor is gone ({exc})")
+        return AcceptorUnplugged(f"the line to the bill acceptor is gone ({reason(exc)})")
 
     # -- a bill -------------------------------------------------------------------------------
 

@@ -92,7 +92,7 @@ class SerialLine:
     def _gone(self, exc: BaseException) -> AcceptorUnplugged:
         self.close()
         return AcceptorUnplugged(
-            f"the line to the bill acceptor on {self.port} is gone ({_reason(exc)})"
+            f"the line to the bill acceptor on {self.port} is gone ({reason(exc)})"
         )
 
 
@@ -118,7 +118,8 @@ def parse_port(options: str, kind: str, default_baud: int) -> tuple[str, int]:
     return text, baud
 
 
-def _reason(exc: BaseException) -> str:
+def reason(exc: BaseException) -> str:
+    """A line's error in words: termios.error(5, 'Input/output error') says the second."""
     if isinstance(exc, termios.error) and len(exc.args) == 2:
         return str(exc.args[1])  # termios.error(5, 'Input/output error')
     return str(exc)

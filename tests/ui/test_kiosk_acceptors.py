@@ -11,6 +11,7 @@ Waits are for events: the simulator's state (a condition it notifies), the statu
 from __future__ import annotations
 
 import logging
+import termios
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from hardware.acceptor.pty_device import BillDevice
 from pos.services import devices
 from pos.services.station import Station
 from tests.hardware.acceptor_rigs import PROTOCOLS, make_device
+from tests.hardware.test_acceptor_serial_lines import Heard
 from tests.ui.driver import Driver
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
@@ -31,8 +33,9 @@ pytestmark = pytest.mark.slow  # Kivy renders every screen
 class Kiosk:
     """A kiosk's front end with a simulated validator on its acceptor's line."""
 
-    def __init__(self, ui: Driver, device: BillDevice) -> None:
-        self.ui, self.device, self.runtime = ui, device, ui.runtime
+    def __init__(self, ui: Driver, device: BillDevice | None = None) -> None:
+        self.ui, self.runtime = ui, ui.runtime
+        self._device = device
         self._said = threading.Condition()
         shown = ui.runtime.set_bills
 
@@ -45,6 +48,11 @@ class Kiosk:
                 self._said.notify_all()
 
         ui.runtime.set_bills = set_bills  # type: ignore[method-assign]
+
+    @property
+    def device(self) -> BillDevice:
+        assert self._device is not None, "no simulated validator on this kiosk's line"
+        return self._device
 
     def feed(self, cents: int) -> None:
         """A player feeds a bill; the kiosk deals with it (stacks it, gives it back...)."""
@@ -219,3 +227,46 @@ def _count_opens(acceptor: Any) -> _Opens:
 
     acceptor.line._opener = counting
     return opens
+
+
+def test_a_line_error_a_driver_lets_out_is_unplugged_said_once(
+    demo_hall: Path, open_front: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue #32's first finding: a poll raising termios.error(EIO) (what pyserial's tcflush
+    raises on a vanished line) every 50 ms logged a traceback each time and the status bar
+    stayed 'Bills: ready'. Now, even from a driver that lets it out: the port is dropped
+    (close), 'Bills: unplugged', one log line, backing off; and a driver's surprise (any
+    other exception) is one line with its traceback, not one a poll."""
+    caplog.set_level(logging.INFO, logger="kiosk.cash")
+    ui = open_front(demo_hall / "kiosk-1")
+    acceptor = ui.runtime.acceptor  # the simulator of a training hall
+    watch = Kiosk(ui)
+    watch.bills("Bills: ready")
+    polls, closes = Heard(), Heard()
+
+    def dead_line() -> list[Any]:
+        polls.add("poll")
+        raise termios.error(5, "Input/output error")
+
+    acceptor.poll = dead_line
+    acceptor.close = lambda: closes.add("close")
+    watch.bills("Bills: unplugged")
+    assert polls.wait(lambda seen: len(seen) >= 3)  # tried again, and again
+    assert closes.wait(lambda seen: len(seen) >= 3)  # the dead port dropped each time
+
+    def surprise() -> list[Any]:
+        polls.add("surprise")
+        raise ValueError("a driver's bug")
+
+    acceptor.poll = surprise
+    watch.bills("Bills: out of service")
+    assert polls.wait(lambda seen: seen.count("surprise") >= 2)
+    del acceptor.poll, acceptor.close  # the simulator's own again
+    watch.bills("Bills: ready")
+    said = [r for r in caplog.records if r.name == "kiosk.cash"]
+    assert [r.getMessage() for r in said] == [
+        "bill acceptor: the line to the bill acceptor is gone (Input/output error) (trying again)",
+        "bill acceptor: the bill acceptor failed (ValueError: a driver's bug) (trying again)",
+        "bill acceptor: ready again",
+    ]
+    assert [r.exc_info is not None for r in said] == [False, True, False]
