@@ -19,6 +19,13 @@ src/omnibus/command.rs (test_omnibus_command_from_buf), src/omnibus/reply.rs
 positions its doc comments give for the omnibus command's and reply's data bytes (src/status.rs,
 src/omnibus/command.rs, src/lib.rs: Control, ACK/NAK bit 0, message type bits 4-6).
 
+EBDS's replies, against Pyramid Technologies' PTI.Rs232Validator (github.com/
+PyramidTechnologies/PTI.Rs232Validator, PTI.Rs232Validator.Test/Utility/Rs232Payloads.cs, commit
+2ba28938db4ebed3b54e1155fbc5ed5aa3569d7b): the omnibus replies its tests state for each state,
+each event, the cash box present or not, and each of the seven notes stacked and escrowed
+(Pyramid's RS-232 protocol is EBDS's omnibus exchange); and the host's first poll in escrow mode
+that Pyramid's Java host's test states, 02 08 10 7F 10 00 03 77.
+
 SSP: ITL's own host library (the essp6 package from PyPI, which builds ITL's C SSP library) reads
 the simulator's SETUP REQUEST, a protocol 6 reply, on a pty: tests/hardware/
 test_acceptor_essp.py.
@@ -131,13 +138,75 @@ def test_ebds_bits_where_the_ebds_crate_puts_them() -> None:
     power = ebds.Status(power_up=True, failure=True, disabled=True, returned=True).data()
     assert (power[0], power[2], power[3]) == (1 << 6, 1 << 0 | 1 << 2, 1 << 5)
     assert ebds.Status(cheated=True, rejected=True).data()[1] == 1 << 0 | 1 << 1 | 1 << 4
-    assert ebds.Command(stack=True).data() == bytes([0x7F, 0b0011_1100, 0])
-    assert ebds.Command(0, give_back=True, policy=2).data() == bytes([0, 0b0101_1100, 0b1000])
+    # orientation four-way (0b10, the crate's OrientationControl::FourWay), escrow, stack
+    assert ebds.Command(stack=True).data() == bytes([0x7F, 0b0011_1000, 0])
+    assert ebds.Command(0, give_back=True, policy=2).data() == bytes([0, 0b0101_1000, 0b1000])
     stack_nak = ebds.Command(stack=True).message(1)
-    assert stack_nak == frame("02 08 11 7f 3c 00 03 5a")  # XOR 08^11^7f^3c^00
+    assert stack_nak == frame("02 08 11 7f 38 00 03 5e")  # XOR 08^11^7f^38^00
     for status in (ebds.Status(escrowed=True, note=7), ebds.Status(stacked=True, note=1)):
         assert ebds.Status.parse(status.data()) == status  # both ways
     corrupt = bytearray(frame(EBDS_OMNIBUS_REPLY))
     corrupt[-1] ^= 0x01
     reader = ebds.MessageReader()
     assert list(reader.feed(bytes(corrupt))) == [] and reader.dropped == 1
+
+
+# Pyramid's stated replies (all with ACK 1, model 0x01, revision 0x02, misc 0) -> what they say
+PYRAMID = [
+    ("02 0b 21 01 10 00 00 01 02 03 38", {"idling": True}),
+    ("02 0b 21 02 10 00 00 01 02 03 3b", {"accepting": True}),
+    ("02 0b 21 04 10 00 00 01 02 03 3d", {"escrowed": True}),
+    ("02 0b 21 08 10 00 00 01 02 03 31", {"stacking": True}),
+    ("02 0b 21 20 10 00 00 01 02 03 19", {"returning": True}),
+    ("02 0b 21 00 14 00 00 01 02 03 3d", {"jammed": True}),
+    ("02 0b 21 00 18 00 00 01 02 03 31", {"stacker_full": True}),
+    ("02 0b 21 00 10 04 00 01 02 03 3d", {"failure": True}),
+    ("02 0b 21 11 10 00 00 01 02 03 28", {"idling": True, "stacked": True}),
+    ("02 0b 21 41 10 00 00 01 02 03 78", {"idling": True, "returned": True}),
+    ("02 0b 21 01 11 00 00 01 02 03 39", {"idling": True, "cheated": True}),
+    ("02 0b 21 01 12 00 00 01 02 03 3a", {"idling": True, "rejected": True}),
+    ("02 0b 21 01 10 02 00 01 02 03 3a", {"idling": True, "invalid_command": True}),
+    ("02 0b 21 01 10 01 00 01 02 03 39", {"idling": True, "power_up": True}),
+    (
+        "02 0b 21 51 13 03 00 01 02 03 68",
+        {
+            "idling": True,
+            "stacked": True,
+            "returned": True,
+            "cheated": True,
+            "rejected": True,
+            "invalid_command": True,
+            "power_up": True,
+        },
+    ),
+    ("02 0b 21 01 00 00 00 01 02 03 28", {"idling": True, "cassette_attached": False}),
+]
+PYRAMID_STACKED = ["20", "38", "30", "08", "00", "18", "10"]  # checksums, notes 1 to 7
+PYRAMID_ESCROWED = ["35", "2d", "25", "1d", "15", "0d", "05"]
+for note, (stacked, escrowed) in enumerate(zip(PYRAMID_STACKED, PYRAMID_ESCROWED, strict=True), 1):
+    PYRAMID.append(
+        (
+            f"02 0b 21 11 10 {note << 3:02x} 00 01 02 03 {stacked}",
+            {"idling": True, "stacked": True, "note": note},
+        )
+    )
+    PYRAMID.append(
+        (f"02 0b 21 04 10 {note << 3:02x} 00 01 02 03 {escrowed}", {"escrowed": True, "note": note})
+    )
+
+
+@pytest.mark.parametrize(("payload", "says"), PYRAMID, ids=[p[0][9:23] for p in PYRAMID])
+def test_ebds_replies_read_as_pyramid_states_them(payload: str, says: dict[str, object]) -> None:
+    (message,) = ebds.MessageReader().feed(frame(payload))
+    assert (message.kind, message.ack) == (ebds.OMNIBUS_REPLY, 1)
+    expected = ebds.Status(model=1, revision=2, **says)  # type: ignore[arg-type]
+    assert ebds.Status.parse(message.data) == expected
+    assert expected.message(1) == frame(payload)  # and the simulator writes the same bytes
+
+
+def test_ebds_first_poll_as_pyramid_states_it() -> None:
+    assert ebds.encode(ebds.OMNIBUS_COMMAND, bytes([0x7F, ebds.ESCROW_MODE, 0])) == frame(
+        "02 08 10 7f 10 00 03 77"
+    )
+    with_none = ebds.Command(0, stack=False)
+    assert ebds.Command.parse(with_none.data()) == with_none
