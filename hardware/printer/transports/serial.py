@@ -105,6 +105,7 @@ class SerialPrinter(EscposPrinter):
         if device and device.is_open:  # close without the flush: nothing left for __del__
             with contextlib.suppress(OSError, termios.error):
                 device.close()
+            printer._device = False  # as python-escpos marks a port it closed itself
 
     def send(self, job_bytes: bytes, name: str) -> None:
         try:
