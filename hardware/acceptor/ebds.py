@@ -21,8 +21,9 @@ barcode, capabilities, disabled), the model and the firmware revision.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+
+from hardware.acceptor.framing import StartLengthReader
 
 STX = 0x02
 ETX = 0x03
@@ -78,38 +79,20 @@ class Message:
         return self.control & TYPE_MASK
 
 
-class MessageReader:
+def _message(raw: bytes) -> Message | None:
+    """A whole message (STX, length, control, data, ETX, checksum), or None when its ETX or
+    checksum is wrong."""
+    if raw[-2] != ETX or checksum(raw[1:-2]) != raw[-1]:
+        return None
+    return Message(raw[2], raw[3:-2])
+
+
+class MessageReader(StartLengthReader[Message]):
     """Bytes in, whole messages out; noise before an STX is skipped, a message whose ETX or
     checksum is wrong is dropped (counted) and the search goes on from the next byte."""
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
-        self.dropped = 0
-
-    def feed(self, chunk: bytes) -> Iterator[Message]:
-        self._buffer += chunk
-        while True:
-            start = self._buffer.find(bytes([STX]))
-            if start < 0:
-                self._buffer.clear()
-                return
-            del self._buffer[:start]
-            if len(self._buffer) < 2:
-                return
-            length = self._buffer[1]
-            if not 5 <= length <= 0x7F:
-                del self._buffer[:1]
-                self.dropped += 1
-                continue
-            if len(self._buffer) < length:
-                return
-            raw = bytes(self._buffer[:length])
-            if raw[-2] != ETX or checksum(raw[1:-2]) != raw[-1]:
-                del self._buffer[:1]
-                self.dropped += 1
-                continue
-            del self._buffer[:length]
-            yield Message(raw[2], raw[3:-2])
+        super().__init__(STX, range(5, 0x80), _message)
 
 
 @dataclass(frozen=True)

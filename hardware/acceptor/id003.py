@@ -12,8 +12,9 @@ is answered with its own echo. The host acknowledges VEND VALID with ACK.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
+
+from hardware.acceptor.framing import StartLengthReader
 
 SYNC = 0xFC
 
@@ -115,38 +116,20 @@ class Frame:
     data: bytes = b""
 
 
-class FrameReader:
+def _frame(raw: bytes) -> Frame | None:
+    """A whole frame (SYNC, length, command, data, CRC low byte first), or None when its CRC
+    fails."""
+    if crc(raw[:-2]) != raw[-2] | raw[-1] << 8:
+        return None
+    return Frame(raw[2], raw[3:-2])
+
+
+class FrameReader(StartLengthReader[Frame]):
     """Bytes in, whole frames out: anything before a SYNC is skipped; a frame whose CRC fails
     is dropped (counted), and the search for SYNC goes on from the byte after it."""
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
-        self.dropped = 0
-
-    def feed(self, chunk: bytes) -> Iterator[Frame]:
-        self._buffer += chunk
-        while True:
-            start = self._buffer.find(bytes([SYNC]))
-            if start < 0:
-                self._buffer.clear()
-                return
-            del self._buffer[:start]
-            if len(self._buffer) < 2:
-                return
-            length = self._buffer[1]
-            if length < 5:
-                del self._buffer[:1]
-                self.dropped += 1
-                continue
-            if len(self._buffer) < length:
-                return
-            raw = bytes(self._buffer[:length])
-            if crc(raw[:-2]) != raw[-2] | raw[-1] << 8:
-                del self._buffer[:1]
-                self.dropped += 1
-                continue
-            del self._buffer[:length]
-            yield Frame(raw[2], raw[3:-2])
+        super().__init__(SYNC, range(5, 256), _frame)
 
 
 def currency_assign(table: dict[int, int], country: int = COUNTRY_USA) -> bytes:
