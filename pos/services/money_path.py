@@ -42,13 +42,6 @@ Claim = requests.Claim
 # --- a station closed for the session ---------------------------------------------------------
 
 
-def _who(st: Station, badge: str | None) -> str | None:
-    if not badge:
-        return None
-    person = st.staff(badge)
-    return f"{person.name} ({badge})" if person else badge
-
-
 def _when(st: Station, hlc: str) -> str:
     """A stamp as the hall's clock showed it: "19:05" today, "2026-11-27 19:05" before."""
     shown = local_minute(hlc, st.hall.time_zone)
@@ -119,7 +112,7 @@ def first_payment(st: Station, prize: str) -> prize_checks.FirstPayment | None:
         return None
     return prize_checks.FirstPayment(
         at=_when(st, paid.hlc),
-        by=_who(st, paid.paid_by) or "an unknown person",
+        by=st.named(paid.paid_by) if paid.paid_by else None,
         station=paid.origin,
         amount=paid.amount,
         receipt=paid.receipt,

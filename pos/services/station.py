@@ -244,6 +244,11 @@ class Station:
             return None
         return Operator(found[0], found[1], frozenset(found[2]))
 
+    def named(self, badge: str) -> str:
+        """A badge as people are told it: "Sam Seller (S1)", or "badge S9" when not on staff."""
+        person = self.staff(badge)
+        return f"{person.name} ({badge})" if person else f"badge {badge}"
+
     def operator(self, badge: str | None, *roles: str) -> Operator:
         """The logged-in person, if they hold one of `roles` (any role when none are named).
 

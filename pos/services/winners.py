@@ -162,7 +162,7 @@ def redeem(
         if paid is not None:
             flagged = winner_checks.double_payment(
                 paid_hlc=paid["hlc"],
-                by=_person(st, paid["by"]),
+                by=st.named(paid["by"]) if paid["by"] else "an unknown person",
                 origin=paid["origin"],
                 time_zone=st.hall.time_zone,
             )
@@ -270,13 +270,6 @@ def confirm_punch(
         "payment": f"{payment['origin']}:{payment['seq']}",
         "event": f"{event.origin}:{event.seq}",
     }
-
-
-def _person(st: Station, badge: str | None) -> str:
-    if not badge:
-        return "an unknown person"
-    person = st.staff(badge)
-    return f"{person.name} ({badge})" if person else f"badge {badge}"
 
 
 def second_scan_confirms_punch(st: Station, code_text: str, *, operator: str | None) -> bool:

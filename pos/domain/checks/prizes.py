@@ -13,7 +13,7 @@ class FirstPayment:
     """The payment on file, as a person is told it: the hall's local time, who, where."""
 
     at: str  # "2026-11-28 19:05"
-    by: str  # "Sam Seller (S1)"
+    by: str | None  # "Sam Seller (S1)"; None for a kiosk's own payment (no one signed on)
     station: str
     amount: int
     receipt: int | None
@@ -24,8 +24,9 @@ def unpaid(what: str, first: FirstPayment | None) -> Refusal | None:
     if first is None:
         return None
     receipt = f", receipt #{first.receipt}" if first.receipt is not None else ""
+    by = f" by {first.by}" if first.by else ""
     return Refusal(
         "PAID",
-        f"{what} was already paid, {format_money(first.amount)} at {first.at} by {first.by} at "
+        f"{what} was already paid, {format_money(first.amount)} at {first.at}{by} at "
         f"{first.station}{receipt}: pay nothing",
     )

@@ -15,7 +15,7 @@ from pos.ledger.rows import placeholders
 SCHEMA = """
 CREATE TABLE p_close_markers (
     session TEXT NOT NULL, station TEXT NOT NULL, last_seq INTEGER NOT NULL,
-    hlc TEXT NOT NULL, closed_by TEXT, PRIMARY KEY (session, station)
+    hlc TEXT NOT NULL, PRIMARY KEY (session, station)
 );
 CREATE TABLE p_missing_at_close (
     session TEXT NOT NULL, station TEXT NOT NULL, reason TEXT NOT NULL, manager TEXT NOT NULL,
@@ -43,8 +43,8 @@ _NOT_LATE = frozenset(
 
 def _marker(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_close_markers VALUES (?, ?, ?, ?, ?)",
-        (body["session"], event.origin, event.seq, event.hlc, body.get("by")),
+        "INSERT OR IGNORE INTO p_close_markers VALUES (?, ?, ?, ?)",
+        (body["session"], event.origin, event.seq, event.hlc),
     )
 
 
@@ -83,7 +83,7 @@ def _late(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
 
 CLOSING = Projection(
     name="closing",
-    version=2,
+    version=1,
     schema=SCHEMA,
     handlers={
         "StationClosedSession": _marker,
@@ -113,29 +113,25 @@ def stations_not_closed(conn: sqlite3.Connection, session: str, *, here: str) ->
 
 @dataclass(frozen=True)
 class CloseMarker:
-    """A station's close marker for a session: its last seq, when (a clock stamp), by whom."""
+    """A station's close marker for a session: its last seq and when (a clock stamp)."""
 
     session: str
     station: str
     last_seq: int
     hlc: str
-    closed_by: str | None
 
 
 def close_marker(conn: sqlite3.Connection, session: str, station: str) -> CloseMarker | None:
     row = conn.execute(
-        "SELECT session, station, last_seq, hlc, closed_by FROM p_close_markers "
+        "SELECT session, station, last_seq, hlc FROM p_close_markers "
         "WHERE session = ? AND station = ?",
         (session, station),
     ).fetchone()
-    return None if row is None else CloseMarker(row[0], row[1], int(row[2]), row[3], row[4])
+    return None if row is None else CloseMarker(row[0], row[1], int(row[2]), row[3])
 
 
 def has_close_marker(conn: sqlite3.Connection, session: str, station: str) -> bool:
-    row = conn.execute(
-        "SELECT 1 FROM p_close_markers WHERE session = ? AND station = ?", (session, station)
-    ).fetchone()
-    return row is not None
+    return close_marker(conn, session, station) is not None
 
 
 def missing_at_close(conn: sqlite3.Connection, station: str, sessions: Sequence[str]) -> list[str]:
