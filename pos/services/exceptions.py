@@ -3,6 +3,8 @@ with a note, once. Each is named by the event behind it (ORIGIN:SEQ):
 
 - flags a station raised (double payment, probable counterfeit, device not returned): the flag;
 - a ticket two stations paid while cut apart (`p_paid_twice`): the second payment;
+- any other prize two stations paid while cut apart (a bingo game's, the chest, a raffle
+  prize, a voucher: `p_prize_repeats`): the second payment;
 - a purchase rule D would have refused had the station known (found after sync): the purchase;
 - a near match to a worker that was refused until a manager decides: the refusal;
 - an event another station's key signed that this station refused as evidence of a stolen or
@@ -17,8 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pos.domain.money import format_money
 from pos.errors import BadInput, NotFound
 from pos.ledger import incidents
+from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
 from pos.services import books_deposits
@@ -74,6 +78,13 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     for origin, seq, serial, ticket, detail, hlc in winners_read.paid_twice(conn):
         subject = f"{serial}/{ticket}"
         yield _item(origin, seq, "paid-twice", subject, detail, hlc, serial=serial, ticket=ticket)
+    for again in prizes_read.repeats(conn):
+        detail = (
+            f"paid again ({format_money(again.amount)}) after {again.first_origin}:"
+            f"{again.first_seq} paid it: two stations paid it while cut apart"
+        )
+        subject = prizes_read.described(again.prize)
+        yield _item(again.origin, again.seq, "prize-paid-twice", subject, detail, again.hlc)
     for origin, seq, badge, serial, day, reason in roster_read.late_purchases(conn):
         subject = f"{badge} bought {serial}"
         yield _item(origin, seq, "late-event", subject, f"{reason} ({day})", day, serial=serial)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 
 from tests.contract.conftest import Night
+from tests.contract.hall_night import sync
 
 
 def test_a_bingo_prize_paid_twice_is_refused_naming_the_first(night: Night) -> None:
@@ -63,3 +64,22 @@ def test_the_same_request_sent_twice_pays_once(night: Night) -> None:
     assert (first.exit_code, second.exit_code) == (0, 0)
     assert second.stdout == first.stdout
     assert night.kinds_recorded(0).count("BingoPrizePaid") == 1
+
+
+def test_a_prize_two_stations_paid_apart_is_an_exception_for_the_manager(night: Night) -> None:
+    """Cut apart, the manager and booth-1 each pay game 1: neither could see the other. Once
+    synced, the second payment is on the manager's exception list, and stays one row per
+    prize in the prizes paid."""
+    assert night("bingo", "pay", "--game", "1", "--amount", "100.00", "--as", "S1").exit_code == 0
+    paid_at_manager = night.manager("bingo", "pay", "--game", "1", "--amount", "100.00",
+                                    "--as", "S1")  # fmt: skip
+    assert paid_at_manager.exit_code == 0, paid_at_manager.stderr
+    sync(night.root)
+    listed = night.manager("exception", "list", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    repeated = [e for e in listed.json if e["kind"] == "prize-paid-twice"]
+    assert len(repeated) == 1, listed.json
+    assert repeated[0]["subject"] == "game 1 of session 2026-11-28/1"
+    assert "two stations paid it while cut apart" in repeated[0]["detail"]
+    again = night.manager("bingo", "pay", "--game", "1", "--amount", "100.00", "--as", "S1")
+    assert again.exit_code == 1 and "(rule PAID)" in again.stderr

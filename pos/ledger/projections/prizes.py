@@ -12,7 +12,9 @@ written before this table existed has its rows too):
 - a voucher: `voucher:STATION/NUMBER` (VoucherRedeemed).
 
 The first payment stays; a second one that arrives by sync (two stations paid offline) is kept
-in p_prize_repeats for the exception list, never folded into the first.
+in p_prize_repeats for the manager's exception list, never folded into the first. A ticket's
+second payment is the winners projection's p_paid_twice, with its own detail, so it is not
+repeated here.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ CREATE TABLE p_prize_payments (
 );
 CREATE TABLE p_prize_repeats (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, prize TEXT NOT NULL, first_origin TEXT NOT NULL,
-    first_seq INTEGER NOT NULL, PRIMARY KEY (origin, seq)
+    first_seq INTEGER NOT NULL, amount INTEGER NOT NULL, hlc TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
 )
 """
 
@@ -59,6 +62,25 @@ def raffle_prize(raffle: str, place: int) -> str:
 
 def voucher_prize(station: str, number: int) -> str:
     return f"voucher:{station}/{number}"
+
+
+_WORDS = {
+    "ticket": "ticket {}",
+    "seal": "seal line {1} of {0}",
+    "bingo": "game {1} of session {0}",
+    "chest": "the treasure chest of game {1}, session {0}",
+    "raffle": "prize {1} of raffle {0}",
+    "voucher": "voucher {1} of {0}",
+}
+
+
+def described(prize: str) -> str:
+    """A prize's identity as a manager reads it: "game 1 of session 2026-11-28/1"."""
+    kind, _, rest = prize.partition(":")
+    if kind == "ticket":
+        return _WORDS[kind].format(rest)
+    head, _, tail = rest.rpartition("/")
+    return _WORDS[kind].format(head, tail) if kind in _WORDS else prize
 
 
 def _identity(kind: str, body: dict[str, Any]) -> tuple[str | None, int]:
@@ -104,10 +126,10 @@ def _paid(kind: str) -> Callable[[sqlite3.Connection, Event, dict[str, Any]], No
                     body.get("receipt"),
                 ),
             )
-        elif (first[0], first[1]) != (event.origin, event.seq):
+        elif kind != "WinnerRedeemed" and (first[0], first[1]) != (event.origin, event.seq):
             conn.execute(
-                "INSERT OR IGNORE INTO p_prize_repeats VALUES (?, ?, ?, ?, ?)",
-                (event.origin, event.seq, prize, first[0], first[1]),
+                "INSERT OR IGNORE INTO p_prize_repeats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event.origin, event.seq, prize, first[0], first[1], amount, event.hlc),
             )
 
     return handle
@@ -156,11 +178,25 @@ def payment(conn: sqlite3.Connection, prize: str) -> PrizePayment | None:
     return None if row is None else PrizePayment(*row)
 
 
-def repeats(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
-    """(prize, origin, seq) of every second payment of a prize this ledger holds."""
+@dataclass(frozen=True)
+class RepeatedPayment:
+    """A second payment of a prize (two stations paid it while cut apart): the exception."""
+
+    origin: str
+    seq: int
+    prize: str
+    first_origin: str
+    first_seq: int
+    amount: int
+    hlc: str
+
+
+def repeats(conn: sqlite3.Connection) -> list[RepeatedPayment]:
+    """Every second payment of a prize other than a ticket (those are p_paid_twice's)."""
     return [
-        (row[0], row[1], int(row[2]))
+        RepeatedPayment(row[0], int(row[1]), row[2], row[3], int(row[4]), int(row[5]), row[6])
         for row in conn.execute(
-            "SELECT prize, origin, seq FROM p_prize_repeats ORDER BY prize, origin, seq"
+            "SELECT origin, seq, prize, first_origin, first_seq, amount, hlc "
+            "FROM p_prize_repeats ORDER BY hlc DESC"
         )
     ]
