@@ -523,7 +523,11 @@ def buy_with_voucher(
             data=(("receipt", result["receipt"]), ("change_voucher", number)),
         )
 
-    return attempt(run, _("Sorry, that voucher did not pay"))
+    outcome = attempt(run, _("Sorry, that voucher did not pay"))
+    if outcome.refusal is not None and outcome.refusal.rule == "PAID":
+        # the staff's sentence names stations and says "pay nothing": a player reads this
+        return replace(outcome, detail=_("That voucher was already used. Please ask at the booth."))
+    return outcome
 
 
 CHECK_AGAIN = "Check the code and try again"

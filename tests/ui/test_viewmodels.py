@@ -304,7 +304,7 @@ def test_kiosk_pays_with_a_voucher(demo_hall: Path) -> None:
         again = vm_kiosk.buy_with_voucher(st, player, "A100003", 1, qr, dispenser)
         assert not again.ok and again.refusal is not None and again.refusal.rule == "PAID"
         assert again.headline == "Sorry, that voucher did not pay"
-        assert "already paid" in again.detail
+        assert again.detail == "That voucher was already used. Please ask at the booth."
 
 
 def test_a_second_scan_of_a_winner_paid_here_confirms_its_punch(demo_hall: Path) -> None:
