@@ -11,26 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.viewmodels.common import ERROR, MUTED, OK, WARN, Outcome, attempt
-from pos.domain.money import format_amount
+from pos.domain.money import dollars, format_amount
 from pos.services import books_cash, books_deposits, books_quarter
 from pos.services.current_session import hall_date
 from pos.services.station import Station
 
 
-def _dollars(amount: str) -> str:
-    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
-
-
 def _variance(amount: str) -> str:
     if amount == "0.00":
         return "exact"
-    return ("short " if amount.startswith("-") else "over ") + _dollars(amount.lstrip("-"))
+    return ("short " if amount.startswith("-") else "over ") + dollars(amount.lstrip("-"))
 
 
 def count_outcome(result: dict[str, object], verb: str) -> Outcome:
     verified = result["status"] == "verified"
     detail = (
-        f"{str(result['drawer']).capitalize()}: expected {_dollars(str(result['expected']))}, "
+        f"{str(result['drawer']).capitalize()}: expected {dollars(str(result['expected']))}, "
         f"{_variance(str(result['variance']))}. "
         + (
             f"Counted by {result['counted_by']}, verified by {result['verified_by']}."
@@ -38,7 +34,7 @@ def count_outcome(result: dict[str, object], verb: str) -> Outcome:
             else f"Counted by {result['counted_by']}; a second badge must count it too."
         )
     )
-    headline = f"{verb} {_dollars(str(result['counted']))}" + (
+    headline = f"{verb} {dollars(str(result['counted']))}" + (
         " · VERIFIED" if verified else " · NOT VERIFIED"
     )
     return Outcome(True, headline, detail, OK if verified else WARN, data=(("result", result),))
@@ -89,13 +85,13 @@ def record_deposit(
             text
             for flag, text in (
                 (d["late"], f"LATE: due by {d['due']}"),
-                (d["short"], f"SHORT by {_dollars(d['short_by'])} of {_dollars(d['should_hold'])}"),
+                (d["short"], f"SHORT by {dollars(d['short_by'])} of {dollars(d['should_hold'])}"),
             )
             if flag
         ]
         detail = (
-            f"Session {', '.join(d['sessions'])}: {_dollars(d['total'])} (cash "
-            f"{_dollars(d['cash'])}, checks {_dollars(d['checks'])}), taken by {d['taken_by']}. "
+            f"Session {', '.join(d['sessions'])}: {dollars(d['total'])} (cash "
+            f"{dollars(d['cash'])}, checks {dollars(d['checks'])}), taken by {d['taken_by']}. "
             + (
                 "; ".join(problems) + " - on the exceptions list."
                 if problems
@@ -144,8 +140,8 @@ def count_lines(st: Station) -> tuple[LineVM, ...]:
             out.append(
                 LineVM(
                     f"{str(c['drawer']).capitalize()}: verified",
-                    f"{_dollars(c['counted'])} counted by {c['counted_by']}, verified by "
-                    f"{c['verified_by']}; expected {_dollars(c['expected'])}, "
+                    f"{dollars(c['counted'])} counted by {c['counted_by']}, verified by "
+                    f"{c['verified_by']}; expected {dollars(c['expected'])}, "
                     f"{_variance(c['variance'])}",
                     OK if c["variance"] == "0.00" else ERROR,
                 )
@@ -166,7 +162,7 @@ def books_screen(st: Station) -> BooksVM:
         LineVM(
             f"Deposit {'OVERDUE' if d['overdue'] else 'due'} by {d['due']}: session "
             f"{d['session']}",
-            f"{_dollars(format_amount(d['amount']))}"
+            f"{dollars(format_amount(d['amount']))}"
             + (f"; not business days: {', '.join(d['not_business_days'])}"
                if d["not_business_days"] else ""),
             ERROR if d["overdue"] else WARN,

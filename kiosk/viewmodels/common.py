@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from kiosk.runtime import DeviceState, StationInfo
-from pos.domain.money import format_money
+from pos.domain.money import amount_cents, format_money
 from pos.domain.rulebook import RULES
 from pos.errors import BadInput, BoothError, NotPermitted, RuleRefused
 from pos.services import money_path
@@ -52,11 +52,8 @@ def money(cents: int) -> str:
     return format_money(cents)
 
 
-def cents(amount: str) -> int:
-    """ "12.50" (as services return amounts) -> 1250."""
-    whole, _, part = amount.partition(".")
-    sign = -1 if whole.startswith("-") else 1
-    return sign * (abs(int(whole or "0")) * 100 + int((part + "00")[:2]))
+#: "12.50", as services return amounts -> 1250: the one reading, pos.domain.money's.
+cents = amount_cents
 
 
 @dataclass(frozen=True)

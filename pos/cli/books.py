@@ -14,6 +14,7 @@ import click
 from pos.cli.books_text import count_text
 from pos.cli.common import YEAR, emit, json_option, operator_option, reads, state
 from pos.cli.reports import drawer, report
+from pos.domain.money import dollars
 from pos.services import books_cash, books_deposits, books_quarter
 
 # -- counts ---------------------------------------------------------------------------------------
@@ -362,10 +363,6 @@ def _outputs(func: Any) -> Any:
     )(func)
 
 
-def _dollars(amount: str) -> str:
-    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
-
-
 def _state_text(r: dict[str, Any]) -> str:
     lines = [
         ("TRAINING - " if r["training"] else "") + f"{r['title']}: {r['period']} "
@@ -375,7 +372,7 @@ def _state_text(r: dict[str, Any]) -> str:
         lines.append(f"  {section['title']}")
         for line in section["lines"]:
             shown = (
-                f"{_dollars(line['amount']):>13}" if line["amount"] is not None else "  GAP (fill)"
+                f"{dollars(line['amount']):>13}" if line["amount"] is not None else "  GAP (fill)"
             )
             lines.append(f"    {line['number']:>4} {line['label'][:62]:<62} {shown}")
     if r["gaps"]:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _money(amount: str) -> str:
-    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
+from pos.domain.money import dollars
 
 
 def count_text(r: dict[str, Any], verb: str = "Counted") -> str:
     variance = r["variance"]
     how = "exact" if variance == "0.00" else ("short " if variance.startswith("-") else "over ")
-    how += "" if variance == "0.00" else _money(variance.lstrip("-"))
+    how += "" if variance == "0.00" else dollars(variance.lstrip("-"))
     lines = [
         f"{verb} ${r['counted']} in {r['drawer']} for {r['session']} (counted by "
         f"{r['counted_by']}).",

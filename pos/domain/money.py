@@ -98,6 +98,24 @@ def format_amount(cents: int) -> str:
     return f"{sign}{dollars}.{rest:02d}"
 
 
+def amount_cents(text: str) -> int:
+    """An amount as Booth itself writes it (format_amount: "12.50", "-5.00") -> integer cents.
+    For Booth's own figures only (service results, stored program amounts): what a person types
+    goes through parse_amount, which refuses what this does not expect. Exact: "1.5" is 150."""
+    value = text.strip()
+    sign = -1 if value.startswith("-") else 1
+    match = _AMOUNT.fullmatch(value.removeprefix("-"))
+    if match is None or len((match.group(2) or "").rstrip("0")) > 2:
+        raise InvalidAmount("amount", f"{_shown(text)} is not an amount Booth writes")
+    whole, fraction = match.group(1), (match.group(2) or "")[:2]
+    return sign * (int(whole) * 100 + int(fraction.ljust(2, "0")))
+
+
+def dollars(text: str) -> str:
+    """An amount as Booth writes it ("-1020.00") -> as people read it ("-$1,020.00")."""
+    return format_money(amount_cents(text))
+
+
 def format_money(cents: int) -> str:
     """Integer cents -> "$1,234.50" for people ("-$5.00" when negative)."""
     sign = "-" if cents < 0 else ""

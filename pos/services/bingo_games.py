@@ -120,10 +120,6 @@ class ChestView:
     prizes: str
 
 
-def _money(cents: int) -> str:
-    return format_amount(cents)
-
-
 def _amount(text: str | int, field_name: str = "amount") -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         return text
@@ -286,8 +282,8 @@ def pay_prize(
         game=found.number,
         title=found.title,
         kind=found.kind.value,
-        amount=_money(cents),
-        shares=[_money(s) for s in shares],
+        amount=format_amount(cents),
+        shares=[format_amount(s) for s in shares],
         reportable=sum(1 for w in winner_bodies if "w2g" in w),
         receipt=number,
         event=f"{event.origin}:{event.seq}",
@@ -318,7 +314,7 @@ def session_prizes(st: Station, session: str | None = None) -> list[PaidPrize]:
             p.game,
             p.name,
             p.kind,
-            _money(p.amount),
+            format_amount(p.amount),
             p.winners,
             p.as_regular,
             p.reportable,
@@ -342,12 +338,12 @@ def _decision_view(st: Station, game: Game, session: str) -> DecisionView:
     retained = totals.announced_retained if announced else pool.retained
     assert prize is not None and retained is not None
     words = (
-        f"Game {game.number}, {game.title}: the prize is ${_money(prize)}"
+        f"Game {game.number}, {game.title}: the prize is ${format_amount(prize)}"
         + (
-            f" (${_money(pool.paid_in)} paid in; ${_money(retained)} above the "
-            f"${_money(limit)} limit is retained by the organisation)"
+            f" (${format_amount(pool.paid_in)} paid in; ${format_amount(retained)} above the "
+            f"${format_amount(limit)} limit is retained by the organisation)"
             if retained
-            else f" (${_money(pool.paid_in)} paid in)"
+            else f" (${format_amount(pool.paid_in)} paid in)"
         )
         + "."
     )
@@ -355,16 +351,16 @@ def _decision_view(st: Station, game: Game, session: str) -> DecisionView:
         session=session,
         game=game.number,
         title=game.title,
-        entry=_money(game.entry or 0),
-        fee=_money(game.fee or 0),
+        entry=format_amount(game.entry or 0),
+        fee=format_amount(game.fee or 0),
         faces=totals.faces,
-        entries=_money(totals.entries),
+        entries=format_amount(totals.entries),
         rounds=totals.rounds,
-        fees=_money(totals.fees),
-        paid_in=_money(pool.paid_in),
-        prize=_money(prize),
-        retained=_money(retained),
-        limit=_money(limit),
+        fees=format_amount(totals.fees),
+        paid_in=format_amount(pool.paid_in),
+        prize=format_amount(prize),
+        retained=format_amount(retained),
+        limit=format_amount(limit),
         announced=announced,
         announcement=words,
     )
@@ -407,7 +403,8 @@ def decision_enter(
                 "by": by.badge,
                 "lines": [
                     {
-                        "text": f"Decision bingo, game {found.number}: faces @ ${_money(entry)}",
+                        "text": f"Decision bingo, game {found.number}: faces @ "
+                        f"${format_amount(entry)}",
                         "qty": count,
                         "amount": entry * count,
                     }
@@ -493,17 +490,17 @@ def _progressive_view(st: Station, game: Game, session: str | None) -> Progressi
         game=game.number,
         pattern=game.pattern,
         calls=shown.calls if shown else (state.calls if state else game.calls or 0),
-        prize=_money(shown.pool if shown else (state.pool if state else game.prize or 0)),
-        price=_money(game.price) if game.price is not None else None,
+        prize=format_amount(shown.pool if shown else (state.pool if state else game.prize or 0)),
+        price=format_amount(game.price) if game.price is not None else None,
         paper=game.paper,
         history=[
             {
                 "session": p.session,
                 "won": p.won,
                 "calls": p.calls,
-                "prize": _money(p.pool),
+                "prize": format_amount(p.pool),
                 "next_calls": p.next_calls,
-                "next_prize": _money(p.next_pool),
+                "next_prize": format_amount(p.next_pool),
             }
             for p in plays
         ],
@@ -575,18 +572,18 @@ def _chest_view(st: Station, game: Game, session: str) -> ChestView:
         game=game.number,
         title=game.title,
         sold=totals.sold,
-        gross=_money(totals.gross),
+        gross=format_amount(totals.gross),
         participants=totals.participants,
         outcomes=[
             {
                 "opened": bool(o["opened"]),
                 "keys_tried": o["keys_tried"],
                 "every_key_tried": bool(o["every_key"]),
-                "prize": _money(int(o["prize"])),
+                "prize": format_amount(int(o["prize"])),
             }
             for o in totals.outcomes
         ],
-        prizes=_money(totals.prizes),
+        prizes=format_amount(totals.prizes),
     )
 
 
@@ -625,7 +622,7 @@ def chest_sell(
                 "by": by.badge,
                 "lines": [
                     {
-                        "text": f"{found.title} @ ${_money(found.price)}",
+                        "text": f"{found.title} @ ${format_amount(found.price)}",
                         "qty": count,
                         "amount": found.price * count,
                     }

@@ -22,6 +22,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
+from pos.domain.money import amount_cents
 from pos.domain.receipt import Line, Receipt
 from pos.services.bingo_games import DecisionView, ProgressiveView
 from pos.services.bingo_program import ProgramView
@@ -146,21 +147,16 @@ def announcement_receipt(st: Station, view: DecisionView) -> Receipt:
         issued_at=_now(st),
         operator=None,
         lines=(
-            Line(f"Entries: {view.faces} faces", amount=_cents(view.entries)),
-            Line(f"Fees: {view.rounds} rounds", amount=_cents(view.fees)),
-            Line("Retained by the organisation (G4)", amount=_cents(view.retained)),
+            Line(f"Entries: {view.faces} faces", amount=amount_cents(view.entries)),
+            Line(f"Fees: {view.rounds} rounds", amount=amount_cents(view.fees)),
+            Line("Retained by the organisation (G4)", amount=amount_cents(view.retained)),
         ),
-        total=_cents(view.prize),
+        total=amount_cents(view.prize),
         total_label="PRIZE",
         headline=f"DECISION BINGO, GAME {view.game}",
         notes=(view.announcement,),
         training=st.hall.training,
     )
-
-
-def _cents(text: str) -> int:
-    whole, _, fraction = text.partition(".")
-    return int(whole) * 100 + int(fraction or "0")
 
 
 def posting_pdf(st: Station, views: list[ProgressiveView], path: Path) -> Path:

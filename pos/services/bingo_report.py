@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pos.domain.money import format_amount
+from pos.domain.money import amount_cents, format_amount
 from pos.ledger.projections import bingo as bingo_read
 from pos.ledger.projections import devices as devices_read
 from pos.services import bingo_paper
@@ -36,17 +36,13 @@ BINGO_LINES = (PAPER_LINE, DECISION_LINE, PROGRESSIVE_LINE, CHEST_LINE)
 _TRADITIONAL = ("regular", "special", "jackpot", "wingo")
 
 
-def _money(cents: int) -> str:
-    return format_amount(cents)
-
-
 def _line(name: str, count: int, gross: int, prizes: int, **extra: Any) -> dict[str, Any]:
     return {
         "line": name,
         "tickets_sold": count,
-        "gross": _money(gross),
-        "prizes_paid": _money(prizes),
-        "net": _money(gross - prizes),
+        "gross": format_amount(gross),
+        "prizes_paid": format_amount(prizes),
+        "net": format_amount(gross - prizes),
         **extra,
     }
 
@@ -106,7 +102,7 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
         sum(p.amount for p in traditional),
         packs=sum(s.qty for s in paper_sales if s.pack),
         devices=rentals,
-        devices_gross=_money(rental_gross),
+        devices_gross=format_amount(rental_gross),
         audit_numbers=audits(paper_sales),
     )
 
@@ -123,14 +119,14 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 "session": session,
                 "game": game,
                 "faces": t.faces,
-                "entries": _money(t.entries),
+                "entries": format_amount(t.entries),
                 "rounds": t.rounds,
-                "fees": _money(t.fees),
-                "prize_announced": _money(t.announced_prize)
+                "fees": format_amount(t.fees),
+                "prize_announced": format_amount(t.announced_prize)
                 if t.announced_prize is not None
                 else None,
-                "retained": _money(t.announced_retained or 0),
-                "prize_paid": _money(bingo_read.game_prizes(conn, session, game)),
+                "retained": format_amount(t.announced_retained or 0),
+                "prize_paid": format_amount(bingo_read.game_prizes(conn, session, game)),
             }
         )
     decision_line = _line(
@@ -138,9 +134,9 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
         faces,
         entries + fees,
         sum(p.amount for p in decision_prizes),
-        entries=_money(entries),
-        fees=_money(fees),
-        retained=_money(retained),
+        entries=format_amount(entries),
+        fees=format_amount(fees),
+        retained=format_amount(retained),
     )
 
     plays = bingo_read.progressive_plays(conn, ss)
@@ -164,22 +160,22 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 "session": session,
                 "game": game,
                 "sold": c.sold,
-                "gross": _money(c.gross),
+                "gross": format_amount(c.gross),
                 "participants": c.participants,
                 "outcomes": c.outcomes,
-                "prizes": _money(c.prizes),
+                "prizes": format_amount(c.prizes),
             }
         )
     chest_line = _line(CHEST_LINE, chest_sold, chest_gross, chest_prizes, accounted_as="raffle")
 
     lines = [paper_line, decision_line, progressive_line, chest_line]
-    gross = sum(int(_cents(x["gross"])) for x in lines)
-    paid = sum(int(_cents(x["prizes_paid"])) for x in lines)
+    gross = sum(int(amount_cents(x["gross"])) for x in lines)
+    paid = sum(int(amount_cents(x["prizes_paid"])) for x in lines)
     return {
         "lines": lines,
-        "gross": _money(gross),
-        "prizes_paid": _money(paid),
-        "net": _money(gross - paid),
+        "gross": format_amount(gross),
+        "prizes_paid": format_amount(paid),
+        "net": format_amount(gross - paid),
         "paper": {
             session: [r.to_dict() for r in bingo_paper.reconcile_paper(st, session)]
             for session in ss
@@ -190,7 +186,7 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 "receipt": s.receipt,
                 "what": f"pack {s.pack}" if s.pack else f"paper {s.series}",
                 "qty": s.qty,
-                "amount": _money(s.amount),
+                "amount": format_amount(s.amount),
                 "buyer": s.buyer,
                 "audit_numbers": [f"{i['series']} {i['first']}-{i['last']}" for i in s.sheets],
                 "returned": s.returned,
@@ -205,9 +201,9 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 "name": p.name,
                 "won": p.won,
                 "calls": p.calls,
-                "prize": _money(p.pool),
+                "prize": format_amount(p.pool),
                 "next_calls": p.next_calls,
-                "next_prize": _money(p.next_pool),
+                "next_prize": format_amount(p.next_pool),
             }
             for p in plays
         ],
@@ -218,7 +214,7 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 "game": p.game,
                 "name": p.name,
                 "kind": p.kind,
-                "amount": _money(p.amount),
+                "amount": format_amount(p.amount),
                 "winners": p.winners,
                 "as_regular": p.as_regular,
                 "w2g": p.reportable,
@@ -227,12 +223,6 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
             for p in prizes
         ],
     }
-
-
-def _cents(text: str) -> int:
-    sign = -1 if text.startswith("-") else 1
-    whole, _, fraction = text.lstrip("-").partition(".")
-    return sign * (int(whole) * 100 + int(fraction or "0"))
 
 
 def product_lines(section: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pos.domain import books
-from pos.domain.money import format_amount
+from pos.domain.money import dollars, format_amount
 from pos.domain.rulebook import RULES
 from pos.errors import BadInput
 from pos.ledger.projections import bingo as bingo_read
@@ -479,10 +479,6 @@ def write_csv(result: dict[str, Any], path: Path) -> Path:
     return path
 
 
-def _dollars(amount: str) -> str:
-    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
-
-
 def write_pdf(result: dict[str, Any], path: Path) -> Path:
     """The summary to sign: the form's lines, the gaps, the fee, a signature line."""
     from xml.sax.saxutils import escape
@@ -516,7 +512,7 @@ def write_pdf(result: dict[str, Any], path: Path) -> Path:
         bold.append(len(rows))
         rows.append(["", section["title"], ""])
         for line in section["lines"]:
-            shown = _dollars(line["amount"]) if line["amount"] is not None else "GAP - to fill"
+            shown = dollars(line["amount"]) if line["amount"] is not None else "GAP - to fill"
             rows.append([line["number"], line["label"][:80], shown])
     style = [
         ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),

@@ -8,19 +8,11 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pos.domain.money import parse_amount
+from pos.domain.money import amount_cents, dollars
 from pos.services.bingo_print import form_flowables
 from pos.services.outputs import replacing
 from pos.services.raffle_report import form_rows as raffle_form_rows
 from pos.services.reports import deadlines
-
-
-def _cents(text: str) -> float:
-    return parse_amount(text, allow_zero=True) / 100
-
-
-def _dollars(amount: str) -> str:
-    return f"-${amount[1:]}" if amount.startswith("-") else f"${amount}"
 
 
 def _chart(report: dict[str, Any]) -> Any:
@@ -40,7 +32,7 @@ def _chart(report: dict[str, Any]) -> Any:
     drawing = Drawing(480, 200)
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 40, 30, 330, 150
-    chart.data = [[_cents(h.get(name, "0.00")) for h in hours] for name in series]
+    chart.data = [[amount_cents(h.get(name, "0.00")) / 100 for h in hours] for name in series]
     chart.categoryAxis.categoryNames = [f"{h['hour']:02d}:00" for h in hours]
     chart.categoryAxis.style = "stacked"
     chart.valueAxis.valueMin = 0
@@ -87,11 +79,11 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
     summary = [
         ["Gross", "Prizes paid", "Net", "Rentals", "Voids", "Blocked"],
         [
-            _dollars(report["gross"]),
-            _dollars(report["prizes_paid"]),
-            _dollars(report["net"]),
-            f"{report['rentals']['count']} / {_dollars(report['rentals']['gross'])}",
-            f"{report['voids']['count']} / {_dollars(report['voids']['amount'])}",
+            dollars(report["gross"]),
+            dollars(report["prizes_paid"]),
+            dollars(report["net"]),
+            f"{report['rentals']['count']} / {dollars(report['rentals']['gross'])}",
+            f"{report['voids']['count']} / {dollars(report['voids']['amount'])}",
             str(len(report["blocked_purchases"])),
         ],
     ]

@@ -12,6 +12,8 @@ from pos.domain.money import (
     MAX_AMOUNT,
     InvalidAmount,
     InvalidCount,
+    amount_cents,
+    dollars,
     format_amount,
     format_money,
     parse_amount,
@@ -192,3 +194,24 @@ def test_parse_count_only_ever_raises_invalid_count(value: object) -> None:
         assert exc.field == "qty"
     else:
         assert 1 <= number <= 10_000_000
+
+
+@given(st.integers(min_value=-(10**12), max_value=10**12))
+def test_booths_own_amounts_read_back_exactly_and_read_as_dollars(cents: int) -> None:
+    """amount_cents is the inverse of format_amount, signs included; dollars is format_money of
+    it, thousands separator included (the private copies it replaced dropped it)."""
+    assert amount_cents(format_amount(cents)) == cents
+    assert dollars(format_amount(cents)) == format_money(cents)
+
+
+@pytest.mark.parametrize(
+    ("text", "cents"), [("1.5", 150), ("-12.50", -1250), ("500", 50_000), ("0.05", 5)]
+)
+def test_a_short_fraction_is_tenths_not_cents(text: str, cents: int) -> None:
+    assert amount_cents(text) == cents  # two private copies read "1.5" as 105 cents
+
+
+@pytest.mark.parametrize("text", ["", "1,000.00", "$5.00", "1.005", "abc", "--5"])
+def test_what_booth_never_writes_is_refused(text: str) -> None:
+    with pytest.raises(InvalidAmount):
+        amount_cents(text)

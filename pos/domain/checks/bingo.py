@@ -14,10 +14,6 @@ from pos.domain.rulebook import Settings
 _REGULAR_KINDS = (GameKind.REGULAR, GameKind.SPECIAL, GameKind.WINGO)
 
 
-def _money(cents: int) -> str:
-    return format_money(cents)
-
-
 def program_limits(program: Program, settings: Settings) -> Refusal | None:
     """A program is refused, in this order, when:
 
@@ -60,8 +56,8 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
             if game.prize > settings.special_prize_limit:
                 return Refusal(
                     "LIMIT",
-                    f"{label}: a {_money(game.prize)} prize is above the "
-                    f"{_money(settings.special_prize_limit)} limit for a regular or special "
+                    f"{label}: a {format_money(game.prize)} prize is above the "
+                    f"{format_money(settings.special_prize_limit)} limit for a regular or special "
                     "bingo game",
                 )
             if game.prize > settings.regular_prize_limit:
@@ -69,8 +65,8 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
     if raised > settings.special_prize_games:
         return Refusal(
             "LIMIT",
-            f"{raised} games pay more than the {_money(settings.regular_prize_limit)} regular "
-            f"game limit; at most {settings.special_prize_games} games a session may",
+            f"{raised} games pay more than the {format_money(settings.regular_prize_limit)} "
+            f"regular game limit; at most {settings.special_prize_games} games a session may",
         )
     jackpots = 0
     for game in program.games_of(GameKind.JACKPOT):
@@ -78,15 +74,15 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
         if prize > settings.jackpot_prize_limit:
             return Refusal(
                 "LIMIT",
-                f"game {game.number} ({game.title}): a {_money(prize)} jackpot is above the "
-                f"{_money(settings.jackpot_prize_limit)} jackpot limit",
+                f"game {game.number} ({game.title}): a {format_money(prize)} jackpot is above the "
+                f"{format_money(settings.jackpot_prize_limit)} jackpot limit",
             )
         jackpots += prize
     if jackpots > settings.jackpot_daily_limit:
         return Refusal(
             "LIMIT",
-            f"the program's jackpots total {_money(jackpots)}, above the "
-            f"{_money(settings.jackpot_daily_limit)} a calendar day's jackpots may total",
+            f"the program's jackpots total {format_money(jackpots)}, above the "
+            f"{format_money(settings.jackpot_daily_limit)} a calendar day's jackpots may total",
         )
     progressives = program.games_of(GameKind.PROGRESSIVE)
     if len(progressives) > settings.progressive_games_per_session:
@@ -99,14 +95,14 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
         if (game.prize or 0) > settings.progressive_prize_limit:
             return Refusal(
                 "I7",
-                f"game {game.number} ({game.title}): a {_money(game.prize or 0)} progressive "
-                f"prize is above the {_money(settings.progressive_prize_limit)} limit",
+                f"game {game.number} ({game.title}): a {format_money(game.prize or 0)} progressive "
+                f"prize is above the {format_money(settings.progressive_prize_limit)} limit",
             )
         if (game.increase or 0) > settings.progressive_increase_limit:
             return Refusal(
                 "I7",
-                f"game {game.number} ({game.title}): growing {_money(game.increase or 0)} a "
-                f"session is above the {_money(settings.progressive_increase_limit)} limit",
+                f"game {game.number} ({game.title}): growing {format_money(game.increase or 0)} a "
+                f"session is above the {format_money(settings.progressive_increase_limit)} limit",
             )
     return None
 
@@ -133,8 +129,8 @@ def paper_price(series: str, price: int, *, program_price: int | None) -> Refusa
     if price != program_price:
         return Refusal(
             "I2",
-            f"progressive paper {series} sells at the program's {_money(program_price)}, not "
-            f"{_money(price)}",
+            f"progressive paper {series} sells at the program's {format_money(program_price)}, not "
+            f"{format_money(price)}",
         )
     return None
 
@@ -190,23 +186,23 @@ def prize_limit(
         if amount > limit:
             return Refusal(
                 "LIMIT",
-                f"{label}: a {_money(amount)} prize is above the {_money(limit)} limit for a "
-                "regular bingo game prize",
+                f"{label}: a {format_money(amount)} prize is above the {format_money(limit)} "
+                "limit for a regular bingo game prize",
             )
         return None
     if game.kind is GameKind.JACKPOT:
         if amount > settings.jackpot_prize_limit:
             return Refusal(
                 "LIMIT",
-                f"{label}: a {_money(amount)} jackpot is above the "
-                f"{_money(settings.jackpot_prize_limit)} jackpot limit",
+                f"{label}: a {format_money(amount)} jackpot is above the "
+                f"{format_money(settings.jackpot_prize_limit)} jackpot limit",
             )
         if jackpots_paid_today + amount > settings.jackpot_daily_limit:
             return Refusal(
                 "LIMIT",
-                f"{label}: {_money(jackpots_paid_today)} of jackpots were paid today; "
-                f"{_money(amount)} more would pass the {_money(settings.jackpot_daily_limit)} "
-                "a day's jackpots may total",
+                f"{label}: {format_money(jackpots_paid_today)} of jackpots were paid today; "
+                f"{format_money(amount)} more would pass the "
+                f"{format_money(settings.jackpot_daily_limit)} a day's jackpots may total",
             )
         return None
     if game.kind is GameKind.PROGRESSIVE:
@@ -214,9 +210,9 @@ def prize_limit(
         if amount > most:
             return Refusal(
                 "I7",
-                f"{label}: a {_money(amount)} progressive prize is above the prize posted "
-                f"({_money(progressive_pool or 0)}, limit "
-                f"{_money(settings.progressive_prize_limit)})",
+                f"{label}: a {format_money(amount)} progressive prize is above the prize posted "
+                f"({format_money(progressive_pool or 0)}, limit "
+                f"{format_money(settings.progressive_prize_limit)})",
             )
         return None
     return Refusal("LIMIT", f"{label} is a {game.kind} game: its prizes are not paid this way")
@@ -244,8 +240,8 @@ def decision_payment(
     if already_paid + amount > limit:
         return Refusal(
             "G4",
-            f"{label}: a {_money(already_paid + amount)} decision bingo prize is above the "
-            f"{_money(limit)} regular bingo prize limit; the excess is retained by the "
+            f"{label}: a {format_money(already_paid + amount)} decision bingo prize is above the "
+            f"{format_money(limit)} regular bingo prize limit; the excess is retained by the "
             "organisation",
         )
     if announced is None:
@@ -253,9 +249,9 @@ def decision_payment(
     if already_paid + amount > announced or (not already_paid and amount != announced):
         return Refusal(
             "G5",
-            f"{label}: the prize announced was {_money(announced)}"
-            + (f", {_money(already_paid)} of it paid already" if already_paid else "")
-            + f"; {_money(amount)} cannot be paid",
+            f"{label}: the prize announced was {format_money(announced)}"
+            + (f", {format_money(already_paid)} of it paid already" if already_paid else "")
+            + f"; {format_money(amount)} cannot be paid",
         )
     return None
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pos.domain.money import amount_cents
 from pos.ledger.events import Event
 from pos.ledger.projections.base import Projection
 from pos.ledger.rows import dict_rows, placeholders
@@ -117,18 +118,13 @@ def _program(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
         if game.get("kind") != "progressive":
             continue
         calls = int(game["calls"])
-        pool = _cents(game["prize"])
+        pool = amount_cents(game["prize"])
         conn.execute(
             "INSERT INTO p_progressives VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE "
             "SET start_calls = excluded.start_calls, start_pool = excluded.start_pool, "
             "series = excluded.series",
             (game["name"], calls, pool, calls, pool, game.get("paper", ""), event.hlc),
         )
-
-
-def _cents(text: str) -> int:
-    whole, _, fraction = str(text).partition(".")
-    return int(whole) * 100 + int((fraction or "0").ljust(2, "0")[:2])
 
 
 def _received(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
