@@ -237,6 +237,14 @@ def test_a_near_match_asks_a_manager_whose_decision_is_recorded(two_deals: Hall)
     asked = two_deals("sell", "X1", "--qty", "1", "--buyer", scan, "--as", "S1")
     refused(asked, "D")
     assert "a manager decides" in asked.stderr
+    with Station(two_deals.directory) as st:
+        row = st.ledger.conn.execute(
+            "SELECT body FROM events WHERE type = 'PurchaseBlocked' ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+    blocked = json.loads(row[0])  # the verdict and whom it concerns are fields, not words
+    assert (blocked["verdict"], blocked["near_staff"]) == ("needs-override", ["W8"])
+    listed = two_deals("exception", "list", "--json").json
+    assert [e["person"] for e in listed if e["kind"] == "near-match"] == [blocked["buyer"]]
     allowed = two_deals(
         "sell",
         "X1",

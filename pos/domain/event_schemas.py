@@ -480,6 +480,8 @@ SCHEMAS: dict[str, Schema] = {
             "serial": opt(nullable(text(SHORT, empty=True))),
             "reason": req(REASON),
             "by": BY,
+            "verdict": opt(one_of("refused", "needs-override")),
+            "near_staff": opt(list_of(NAME)),
         }
     ),
     "OverrideGranted": Schema(

@@ -9,7 +9,6 @@ player, and the day report's parts that name buyers are left out.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pos.domain.hlc import Stamp
@@ -23,9 +22,16 @@ from pos.services import deals as deal_service
 from pos.services import exceptions as exception_service
 from pos.services.station import Station
 
-_PLAYER = re.compile(r"\bplayer\s+\S+?(?=[\s,;:)]|$)", re.IGNORECASE)
-#: exception kinds whose subject names a buyer (a player): shown by deal only
-_BUYER_SUBJECTS = {"near-match"}
+#: what the phone says of an exception that concerns a player or buyer, in place of its words
+#: (which name them): the manager's station shows who
+_ABOUT_A_PERSON = {
+    "near-match": "a buyer who may be a worker: a manager decides",
+    "late-event": "a purchase rule D would have refused, found after sync",
+    "many-winners": "one player presented many winners",
+    "probable-counterfeit": "a probable counterfeit was presented",
+    "double-payment": "a ticket presented again after it was paid",
+}
+PERSON_NAMED = "concerns a player: see the manager's station"
 #: the parts of the day report the phone shows (the rest names buyers or is for the inspector)
 REPORT_KEYS = (
     "training",
@@ -42,11 +48,6 @@ REPORT_KEYS = (
     "cash",
     "hourly",
 )
-
-
-def hide_players(text: str) -> str:
-    """`text` with every "player CODE" written as "a player"."""
-    return _PLAYER.sub("a player", text)
 
 
 def dashboard(st: Station, *, day: str | None = None) -> dict[str, Any]:
@@ -147,10 +148,10 @@ def _exceptions(st: Station) -> list[dict[str, Any]]:
         {
             "exception": e["exception"],
             "kind": e["kind"],
-            "subject": (e["serial"] or "")
-            if e["kind"] in _BUYER_SUBJECTS
-            else hide_players(e["subject"]),
-            "detail": hide_players(e["detail"]),
+            # an exception that concerns a player says so by its `person` field: its subject and
+            # detail name them, so the phone shows the deal and the kind's words instead
+            "subject": (e["serial"] or "") if e["person"] else e["subject"],
+            "detail": _ABOUT_A_PERSON.get(e["kind"], PERSON_NAMED) if e["person"] else e["detail"],
             "hlc": e["hlc"],
         }
         for e in exception_service.open_exceptions(st)

@@ -210,6 +210,7 @@ class BuyerRefused(RuleRefused):
         if decision.verdict is Verdict.NEEDS_OVERRIDE:
             message += " (a manager may allow it: --manager BADGE --reason TEXT)"
         super().__init__(decision.rule or "D", message)
+        self.verdict = decision.verdict
         self.buyer = buyer
         self.subject = subject
         self.by = by
@@ -225,6 +226,11 @@ class BuyerRefused(RuleRefused):
                     "serial": self.subject,
                     "reason": self.message,
                     "by": self.by,
+                    # the decision and whom it concerns, as fields: never read back from words
+                    "verdict": self.verdict.value,
+                    "near_staff": list(self.buyer.near_staff)
+                    if self.verdict is Verdict.NEEDS_OVERRIDE
+                    else [],
                 },
             )
 

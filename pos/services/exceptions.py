@@ -51,7 +51,10 @@ def _item(
     *,
     serial: str | None = None,
     ticket: str | None = None,
+    person: str | None = None,
 ) -> dict[str, Any]:
+    """`person`: the player or buyer the exception concerns, by their code, when it names one
+    (its subject and detail then name them too: the phone shows neither)."""
     return {
         "exception": f"{origin}:{seq}",
         "origin": origin,
@@ -66,15 +69,18 @@ def _item(
         "decision": None,
         "note": None,
         "resolved_by": None,
+        "person": person,
     }
 
 
 def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     """Every exception on file here, decided or not, newest first within each kind."""
     conn = st.ledger.conn
-    for origin, seq, kind, serial, ticket, detail, hlc in winners_read.flags(conn):
+    for origin, seq, kind, serial, ticket, detail, hlc, player in winners_read.flags(conn):
         subject = f"{serial}/{ticket}" if ticket else (serial or "")
-        yield _item(origin, seq, kind, subject, detail, hlc, serial=serial, ticket=ticket)
+        yield _item(
+            origin, seq, kind, subject, detail, hlc, serial=serial, ticket=ticket, person=player
+        )
     for origin, seq, serial, ticket, detail, hlc in winners_read.paid_twice(conn):
         subject = f"{serial}/{ticket}"
         yield _item(origin, seq, "paid-twice", subject, detail, hlc, serial=serial, ticket=ticket)
@@ -87,10 +93,16 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
         yield _item(again.origin, again.seq, "prize-paid-twice", subject, detail, again.hlc)
     for origin, seq, badge, serial, day, reason in roster_read.late_purchases(conn):
         subject = f"{badge} bought {serial}"
-        yield _item(origin, seq, "late-event", subject, f"{reason} ({day})", day, serial=serial)
+        yield _item(
+            origin, seq, "late-event", subject, f"{reason} ({day})", day, serial=serial,
+            person=badge,
+        )  # fmt: skip
     for origin, seq, rule, buyer, serial, reason, day in roster_read.near_matches(conn):
         subject = f"{buyer} for {serial}"
-        yield _item(origin, seq, "near-match", subject, f"{reason} (rule {rule})", day)
+        yield _item(
+            origin, seq, "near-match", subject, f"{reason} (rule {rule})", day, serial=serial,
+            person=buyer,
+        )  # fmt: skip
     for origin, seq, incident, kind, detail, at in st.ledger.refused_events(EVIDENCE_INCIDENTS):
         subject = f"{kind} {origin}:{seq} refused"
         yield _item(origin, seq, f"refused-{incident}", subject, detail, at)

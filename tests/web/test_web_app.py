@@ -130,10 +130,22 @@ def test_the_dashboard_shows_the_day_reports_figures(selling: Hall) -> None:
     assert data["deals"][0]["winners_left"] > 0
 
 
-def test_exception_texts_name_no_player() -> None:
-    text = "counterfeit (presented by player P-1001, at badge S1)"
-    assert dashboard.hide_players(text) == "counterfeit (presented by a player, at badge S1)"
-    assert "P-77" not in dashboard.hide_players("player P-77 has presented 9 winners")
+def test_exceptions_about_a_player_name_no_player_on_the_phone(selling: Hall) -> None:
+    """By the exception's `person` field, never by reading its words: one that concerns a
+    player shows its deal and the kind's words; one that names no player shows its own."""
+    selling("player", "register", "C-9", "--dob", "1970-01-01", "--initials", "JD")
+    assert selling("sell", "A123456", "--qty", "1").exit_code == 0
+    assert selling("redeem", "A123456/0001/500", "--as", "S1").exit_code == 0
+    assert selling("redeem", "A123456/0002/500", "--as", "S1", "--player", "C-9").exit_code == 1
+    assert selling("redeem", "A123456/0001/500", "--as", "S1").exit_code == 1  # paid before
+    with _station(selling) as st:
+        shown = {e["kind"]: e for e in dashboard.dashboard(st)["exceptions"]}
+    counterfeit = shown["probable-counterfeit"]
+    assert "C-9" not in json.dumps(counterfeit) and "JD" not in json.dumps(counterfeit)
+    assert counterfeit["subject"] == "A123456"
+    assert counterfeit["detail"] == "a probable counterfeit was presented"
+    again = shown["double-payment"]  # no player named: its own words, the staff's badge
+    assert again["subject"] == "A123456/0001" and "Sam Seller (S1)" in again["detail"]
 
 
 def _links(html: str) -> set[str]:

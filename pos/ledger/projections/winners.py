@@ -566,12 +566,15 @@ def progressive_prizes_due(conn: sqlite3.Connection, today: str) -> list[tuple[s
 # --- read models: exceptions --------------------------------------------------------------------
 
 
-def flags(conn: sqlite3.Connection) -> list[tuple[str, int, str, str | None, str | None, str, str]]:
-    """(origin, seq, kind, serial, ticket, detail, hlc) of every flag, newest first."""
+def flags(
+    conn: sqlite3.Connection,
+) -> list[tuple[str, int, str, str | None, str | None, str, str, str | None]]:
+    """(origin, seq, kind, serial, ticket, detail, hlc, player) of every flag, newest first."""
     return [
         tuple(row)
         for row in conn.execute(
-            "SELECT origin, seq, kind, serial, ticket, detail, hlc FROM p_flags ORDER BY hlc DESC"
+            "SELECT origin, seq, kind, serial, ticket, detail, hlc, player FROM p_flags "
+            "ORDER BY hlc DESC"
         )
     ]
 
