@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import receipts as receipts_read
 from pos.services.station import Station
 
 
 def next_receipt_number(st: Station) -> int:
-    return deals_read.last_receipt_number(st.ledger.conn, st.id) + 1
+    return receipts_read.last_receipt_number(st.ledger.conn, st.id) + 1

@@ -1,6 +1,6 @@
 """Every projection Booth keeps, in the order they are applied."""
 
-from pos.ledger.projections.base import Handler, Projection, ProjectionSet
+from pos.ledger.projections.base import PROJECTION_ERRORS, Handler, Projection, ProjectionSet
 from pos.ledger.projections.bingo import BINGO
 from pos.ledger.projections.books import BOOKS
 from pos.ledger.projections.cash import CASH
@@ -19,6 +19,7 @@ from pos.ledger.projections.winners import WINNERS
 
 ALL = ProjectionSet(
     [
+        PROJECTION_ERRORS,
         HALL,
         DEALS,
         PLAYERS,

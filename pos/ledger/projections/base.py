@@ -69,6 +69,20 @@ class Projection:
         return names
 
 
+#: Where `ProjectionSet.apply` records a handler that failed on an event from elsewhere: the
+#: machinery's own table, so it is created here, beside the one place that writes it.
+PROJECTION_ERRORS = Projection(
+    name="projection_errors",
+    version=1,
+    schema="""
+CREATE TABLE p_projection_errors (
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, error TEXT NOT NULL,
+    PRIMARY KEY (origin, seq)
+)
+""",
+)
+
+
 class ProjectionSet:
     def __init__(self, projections: Iterable[Projection]) -> None:
         self.projections = list(projections)

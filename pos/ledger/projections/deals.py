@@ -48,7 +48,6 @@ CREATE TABLE p_session_sales (
     PRIMARY KEY (session, serial)
 );
 CREATE INDEX p_session_sales_serial ON p_session_sales (serial, session);
-CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL);
 CREATE TABLE p_sales (
     station TEXT NOT NULL, receipt INTEGER NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL,
     amount INTEGER NOT NULL, session TEXT NOT NULL, seller TEXT, hlc TEXT NOT NULL,
@@ -220,6 +219,39 @@ def _tickets_sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) 
     )
 
 
+def _winner_paid(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A ticket winner paid: one fewer of its tier left (the payment itself is winners')."""
+    conn.execute(
+        "UPDATE p_prize_tiers SET paid = paid + 1 WHERE serial = ? AND amount = ?",
+        (body["serial"], int(body["amount"])),
+    )
+
+
+def _sale_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A sale voided, once: off its deal's and its session's totals."""
+    station, receipt = body["station"], int(body["sale_receipt"])
+    row = conn.execute(
+        "SELECT serial, qty, amount, session, voided FROM p_sales WHERE station = ? AND "
+        "receipt = ?",
+        (station, receipt),
+    ).fetchone()
+    if row is None or row[4]:
+        return
+    serial, qty, amount, session, _ = row
+    conn.execute(
+        "UPDATE p_sales SET voided = 1 WHERE station = ? AND receipt = ?", (station, receipt)
+    )
+    conn.execute(
+        "UPDATE p_deals SET sold = sold - ?, gross = gross - ? WHERE serial = ?",
+        (qty, amount, serial),
+    )
+    conn.execute(
+        "UPDATE p_session_sales SET qty = qty - ?, gross = gross - ? WHERE session = ? AND "
+        "serial = ?",
+        (qty, amount, session, serial),
+    )
+
+
 def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     forget(session_state_key(body["session"]))
     # The same session opened on two stations while apart is one session: the first stamp wins.
@@ -317,6 +349,8 @@ DEALS = Projection(
         "DealReleased": _deal_released,
         "DealAcquired": _deal_acquired,
         "TicketsSold": _tickets_sold,
+        "WinnerRedeemed": _winner_paid,
+        "SaleVoided": _sale_voided,
         "SessionOpened": _session_opened,
         "SessionClosed": _session_closed,
         "HouseRuleSet": _setting_set,
@@ -677,14 +711,6 @@ def sale_stamps(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple
             tuple(sessions),
         )
     ]
-
-
-def last_receipt_number(conn: sqlite3.Connection, station: str) -> int:
-    """The last receipt number a station issued; 0 before its first."""
-    row = conn.execute(
-        "SELECT last FROM p_receipt_numbers WHERE station = ?", (station,)
-    ).fetchone()
-    return int(row[0]) if row else 0
 
 
 # --- read models: settings and overrides --------------------------------------------------------

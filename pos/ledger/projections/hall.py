@@ -23,12 +23,24 @@ CREATE TABLE p_stations (
 CREATE TABLE p_staff (
     badge TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, date_of_birth TEXT,
     added_by TEXT, added_hlc TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE p_projection_errors (
-    origin TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, error TEXT NOT NULL,
-    PRIMARY KEY (origin, seq)
 )
 """
+
+
+def _roster_staff(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A roster imported names people the hall did not know: on its staff, with no role."""
+    for person in body.get("new_staff", []):
+        conn.execute(
+            "INSERT INTO p_staff (badge, name, roles, date_of_birth, added_by, added_hlc) "
+            "VALUES (?, ?, '[]', ?, ?, ?) ON CONFLICT (badge) DO NOTHING",
+            (
+                person["badge"],
+                person["name"],
+                person.get("date_of_birth"),
+                body.get("by"),
+                event.hlc,
+            ),
+        )
 
 
 def _hall_created(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -93,6 +105,7 @@ HALL = Projection(
         "StationAdded": _station_certified,
         "StationJoined": _station_certified,
         "StaffAdded": _staff_added,
+        "ShiftsImported": _roster_staff,
     },
 )
 

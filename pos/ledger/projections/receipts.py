@@ -15,6 +15,7 @@ from pos.ledger.projections.base import EVERY_EVENT, Projection
 from pos.ledger.rows import dict_row, dict_rows
 
 SCHEMA = """
+CREATE TABLE p_receipt_numbers (station TEXT PRIMARY KEY, last INTEGER NOT NULL);
 CREATE TABLE p_receipts (
     station TEXT NOT NULL, number INTEGER NOT NULL, type TEXT NOT NULL, origin TEXT NOT NULL,
     seq INTEGER NOT NULL, amount INTEGER, hlc TEXT NOT NULL,
@@ -180,3 +181,11 @@ def vouchers_redeemed(
         params = (by, *params)
     row = conn.execute(sql + "redeemed_hlc >= ? AND redeemed_hlc < ?", params).fetchone()
     return int(row[0]), int(row[1])
+
+
+def last_receipt_number(conn: sqlite3.Connection, station: str) -> int:
+    """The last receipt number a station issued; 0 before its first."""
+    row = conn.execute(
+        "SELECT last FROM p_receipt_numbers WHERE station = ?", (station,)
+    ).fetchone()
+    return int(row[0]) if row else 0

@@ -86,18 +86,6 @@ def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> Non
             for s in body["shifts"]
         ],
     )
-    for person in body.get("new_staff", []):
-        conn.execute(
-            "INSERT INTO p_staff (badge, name, roles, date_of_birth, added_by, added_hlc) "
-            "VALUES (?, ?, '[]', ?, ?, ?) ON CONFLICT (badge) DO NOTHING",
-            (
-                person["badge"],
-                person["name"],
-                person.get("date_of_birth"),
-                body.get("by"),
-                event.hlc,
-            ),
-        )
 
 
 def _shift_changed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
+from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections.base import Projection
 from pos.ledger.rows import dict_row, dict_rows, placeholders
 
@@ -38,7 +39,8 @@ CREATE TABLE p_paid_twice (
 CREATE TABLE p_voids (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, serial TEXT NOT NULL,
     ticket TEXT, qty INTEGER NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL,
-    by TEXT NOT NULL, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+    by TEXT NOT NULL, hlc TEXT NOT NULL, sale_station TEXT, sale_receipt INTEGER,
+    PRIMARY KEY (origin, seq)
 );
 CREATE INDEX p_voids_ticket ON p_voids (serial, ticket);
 CREATE INDEX p_voids_hlc ON p_voids (hlc);
@@ -94,10 +96,6 @@ def _winner_redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any
         ),
     )
     _apply_punch(conn, event.origin, event.seq)
-    conn.execute(
-        "UPDATE p_prize_tiers SET paid = paid + 1 WHERE serial = ? AND amount = ?",
-        (body["serial"], int(body["amount"])),
-    )
     ticket = body.get("ticket")
     if ticket is not None:
         _paid_twice(conn, event, body, str(ticket))
@@ -132,7 +130,7 @@ def _paid_twice(conn: sqlite3.Connection, event: Event, body: dict[str, Any], ti
 
 def _ticket_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'ticket', ?, ?, 1, 0, ?, ?, ?)",
+        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'ticket', ?, ?, 1, 0, ?, ?, ?, NULL, NULL)",
         (
             event.origin,
             event.seq,
@@ -146,30 +144,31 @@ def _ticket_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any])
 
 
 def _sale_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """The void of a sale, once (a second void of the same sale, from a peer, is not listed).
+    The deals projection takes the sale off its totals."""
     station, receipt = body["station"], int(body["sale_receipt"])
-    row = conn.execute(
-        "SELECT serial, qty, amount, session, voided FROM p_sales WHERE station = ? AND "
-        "receipt = ?",
-        (station, receipt),
-    ).fetchone()
-    if row is None or row[4]:
+    if conn.execute(
+        "SELECT 1 FROM p_voids WHERE sale_station = ? AND sale_receipt = ?", (station, receipt)
+    ).fetchone():
         return
-    serial, qty, amount, session, _ = row
+    row = deals_read.sale_on_receipt(conn, station, receipt)
+    if row is None:
+        return
+    serial, qty, amount = row[0], row[1], row[2]
     conn.execute(
-        "UPDATE p_sales SET voided = 1 WHERE station = ? AND receipt = ?", (station, receipt)
-    )
-    conn.execute(
-        "UPDATE p_deals SET sold = sold - ?, gross = gross - ? WHERE serial = ?",
-        (qty, amount, serial),
-    )
-    conn.execute(
-        "UPDATE p_session_sales SET qty = qty - ?, gross = gross - ? WHERE session = ? AND "
-        "serial = ?",
-        (qty, amount, session, serial),
-    )
-    conn.execute(
-        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'sale', ?, NULL, ?, ?, ?, ?, ?)",
-        (event.origin, event.seq, serial, qty, amount, body["reason"], body["by"], event.hlc),
+        "INSERT OR IGNORE INTO p_voids VALUES (?, ?, 'sale', ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            event.seq,
+            serial,
+            qty,
+            amount,
+            body["reason"],
+            body["by"],
+            event.hlc,
+            station,
+            receipt,
+        ),
     )
 
 
@@ -322,7 +321,7 @@ def _apply_decision(conn: sqlite3.Connection, origin: str, seq: int) -> None:
 
 WINNERS = Projection(
     name="winners",
-    version=6,
+    version=7,
     schema=SCHEMA,
     handlers={
         "WinnerRedeemed": _winner_redeemed,
