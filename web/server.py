@@ -35,11 +35,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from pos.clock import SystemClock
 from pos.errors import BadInput, BoothError
-from pos.ledger import Ledger, replication
 from pos.services import dashboard as dashboard_service
 from pos.services import reports, web_access
 from pos.services.current_session import hall_date
-from pos.services.station import LEDGER_FILE, Station
+from pos.services.station import Station
 from web import render, tls
 
 log = logging.getLogger("booth.web")
@@ -99,31 +98,19 @@ class WebApp:
     def reader(self) -> Station:
         view: Station | None = getattr(self._local, "view", None)
         if view is None:
-            ledger = Ledger.open_read_only(
-                self.directory / LEDGER_FILE,
-                station=self.station.id,
-                hall_public_key=self.station.config.hall_public_key,
-            )
-            view = self.station.on_ledger(ledger)
+            view = self.station.own_connection()
             self._local.view = view
-            self._local.ledger = ledger
         return view
 
     def close_reader(self) -> None:
-        ledger = getattr(self._local, "ledger", None)
-        if ledger is not None:
-            ledger.close()
-            self._local.ledger = self._local.view = None
+        view: Station | None = getattr(self._local, "view", None)
+        if view is not None:
+            view.close()
+            self._local.view = None
 
     def writer(self) -> Station:
         if self._writer is None:
-            ledger = Ledger.open(
-                self.directory / LEDGER_FILE,
-                station=self.station.id,
-                key=None,
-                hall_public_key=self.station.config.hall_public_key,
-            )
-            self._writer = self.station.on_ledger(ledger)
+            self._writer = self.station.own_connection(write=True)
         return self._writer
 
     # --- lifetime -----------------------------------------------------------------------------
@@ -182,7 +169,7 @@ class WebApp:
         for thread in self._threads:
             thread.join(timeout=10)
         if self._writer is not None:
-            self._writer.ledger.close()
+            self._writer.close()
 
     # --- publishing ---------------------------------------------------------------------------
 
@@ -190,8 +177,7 @@ class WebApp:
         """A new snapshot when an event was stored here (everything is read again) or a peer
         was reached (only the stations are)."""
         st = self.reader()
-        seq = replication.update_seq(st.ledger.conn)
-        contacts = repr(sorted(replication.last_contacts(st.ledger.conn).items()))
+        seq, contacts = dashboard_service.changes(st)
         day = hall_date(st, st.clock.now()).isoformat()  # past midnight: the new day's figures
         old = self.snapshot
         if old is not None and (old.seq, old.contacts, old.day) == (seq, contacts, day):

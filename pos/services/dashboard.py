@@ -50,6 +50,13 @@ REPORT_KEYS = (
 )
 
 
+def changes(st: Station) -> tuple[int, str]:
+    """What a new snapshot of the phone's page waits for: the ledger's update count (an event
+    stored here) and the peers' last contacts (a station reached)."""
+    conn = st.ledger.conn
+    return replication.update_seq(conn), repr(sorted(replication.last_contacts(conn).items()))
+
+
 def dashboard(st: Station, *, day: str | None = None) -> dict[str, Any]:
     report = reports.day_report(st, day, None)
     conn = st.ledger.conn

@@ -136,6 +136,7 @@ class Station:
     ) -> None:
         self.directory = directory
         self._is_view = False
+        self._owns_connection = False
         self.read_only = read_only
         self.config = StationConfig.load(directory)
         if not (directory / LEDGER_FILE).exists():
@@ -283,6 +284,23 @@ class Station:
         view._is_view = True
         return view
 
+    def own_connection(self, *, write: bool = False) -> Station:
+        """This station on a connection of its own to its ledger, for another thread (a web
+        server's): read-only, or (`write`) for the records that need no station key. Closing
+        the view closes that connection and nothing else."""
+        path = self.directory / LEDGER_FILE
+        if write:
+            ledger = Ledger.open(
+                path, station=self.id, key=None, hall_public_key=self.config.hall_public_key
+            )
+        else:
+            ledger = Ledger.open_read_only(
+                path, station=self.id, hall_public_key=self.config.hall_public_key
+            )
+        view = self.on_ledger(ledger)
+        view._owns_connection = True
+        return view
+
     def with_clock(self, clock: Clock) -> Station:
         """This station on another clock (a training hall's request that set BOOTH_NOW);
         closing the view closes nothing."""
@@ -294,6 +312,9 @@ class Station:
         return view
 
     def close(self) -> None:
+        if self._owns_connection:
+            self.ledger.close()
+            return
         if self._is_view:
             return
         self.ledger.close()
