@@ -634,6 +634,24 @@ def close_station(st: Station, operator: str) -> Outcome:
     return attempt(run, "Cannot close")
 
 
+def reopen_station(
+    st: Station, manager: str, reason: str, *, attempt_id: str | None = None
+) -> Outcome:
+    """A manager reopens this booth for the session after its close marker (rule CLOSE), with
+    the reason on the record; it sells and pays again until it closes again."""
+
+    def run() -> Outcome:
+        done = money_path.reopen(st, manager=manager.strip() or None, reason=reason)
+        return Outcome(
+            True,
+            "BOOTH REOPENED",
+            f"By {st.named(done.manager)}: {done.reason}. Close again when done.",
+            INFO,
+        )
+
+    return once(st, attempt_id or money_path.new_attempt(), run, "Cannot reopen")
+
+
 def drawer_outcome(message: str) -> Outcome:
     return Outcome(True, "DRAWER", message, INFO)
 

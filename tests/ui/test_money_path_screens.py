@@ -102,3 +102,19 @@ def test_a_closed_booth_sells_nothing(demo_hall: Path, open_front: Any) -> None:
     assert "closed for session" in ui.find("sale-detail").text.lower()
     assert _count(ui, "TicketsSold") == sold
     ui.shot("booth-sell-after-close", both=False)
+    # a manager reopens it on the record: the badge scanned, a reason typed
+    ui.tap("tab-close")
+    ui.scan("M100")
+    assert ui.find("reopen-manager").text == "M100"
+    ui.tap("reopen-station")
+    assert ui.find("close-headline").text == "Cannot reopen"  # no reason given
+    ui.type("reopen-reason", "a late pack to ring up")
+    ui.shot("booth-close-reopen")
+    ui.tap("reopen-station")
+    assert ui.find("close-headline").text == "BOOTH REOPENED"
+    assert "a late pack to ring up" in ui.find("close-detail").text
+    ui.tap("tab-sell")
+    ui.tap("bin-A100002")
+    ui.tap("sell")
+    assert ui.find("sale-headline").text.startswith("SOLD")
+    assert _count(ui, "TicketsSold") == sold + 1
