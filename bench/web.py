@@ -284,9 +284,9 @@ def main() -> None:
 
 
 def replication_session(st: Station, day: str) -> str:
-    from pos.ledger.projections import deals as deals_read
+    from pos.ledger.projections import sessions as sessions_read
 
-    sessions = deals_read.sessions_on(st.ledger.conn, day)
+    sessions = sessions_read.sessions_on(st.ledger.conn, day)
     assert sessions, f"no session on {day}"
     return str(sessions[-1])
 

@@ -27,6 +27,7 @@ from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
+from pos.ledger.projections import sessions as sessions_read
 from pos.ledger.projections import winners as winners_read
 from pos.services import bingo_report, raffle_report
 from pos.services.current_session import open_session_now
@@ -43,13 +44,13 @@ def drawer_label(station: str) -> str:
 
 def _session(st: Station, session: str | None) -> str:
     if session:
-        if deals_read.session_game_date(st.ledger.conn, session) is None:
+        if sessions_read.session_game_date(st.ledger.conn, session) is None:
             raise BadInput("session", f"no session {session!r} on file")
         return session
     current = open_session_now(st)
     if current is not None:
         return current.id
-    latest = deals_read.latest_session(st.ledger.conn)
+    latest = sessions_read.latest_session(st.ledger.conn)
     if latest is None:
         raise BadInput("session", "no session has been held yet")
     return latest
@@ -93,7 +94,7 @@ def day_bounds(st: Station, day: date) -> tuple[str, str]:
 def expected(st: Station, session: str, station: str) -> int:
     """Cents the ledger expects in a drawer (or, for SESSION_CASH, in all of them) for a
     session. Never shown to the person counting before their count is recorded."""
-    game_date = deals_read.session_game_date(st.ledger.conn, session) or "1970-01-01"
+    game_date = sessions_read.session_game_date(st.ledger.conn, session) or "1970-01-01"
     low, high = day_bounds(st, date.fromisoformat(game_date))
     names = (
         [n for n, _ in hall_read.stations(st.ledger.conn)] if station == SESSION_CASH else [station]

@@ -18,7 +18,7 @@ from pos.domain.rulebook import Settings
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import books as books_read
 from pos.ledger.projections import cash as cash_read
-from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import sessions as sessions_read
 from pos.services import books_cash
 from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
@@ -96,7 +96,7 @@ def record(
         if books_read.deposit(conn, bag) is not None:
             raise BadInput("bag", f"bag {bag!r} is already recorded as a deposit")
         known = dict(books_read.deposited_sessions(conn))
-        unknown = [s for s in sessions if deals_read.session_game_date(conn, s) is None]
+        unknown = [s for s in sessions if sessions_read.session_game_date(conn, s) is None]
         refuse(
             depositable(
                 sessions=sessions, unknown=unknown, taken=[s for s in sessions if s in known]
@@ -149,7 +149,7 @@ def deposits(st: Station) -> list[dict[str, Any]]:
     conn = st.ledger.conn
     out = []
     for d in books_read.deposits(conn):
-        dates = [deals_read.session_game_date(conn, s) for s in d["sessions"]]
+        dates = [sessions_read.session_game_date(conn, s) for s in d["sessions"]]
         days = [date.fromisoformat(x) for x in dates if x]
         due = min((due_date(st, x, d["receipts"]) for x in days), default=None)
         owed = sum(session_cash(st, s)[0] for s in d["sessions"])

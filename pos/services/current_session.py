@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from pos.domain.checks import sessions as session_checks
 from pos.errors import refuse
-from pos.ledger.projections import deals as deals_read
-from pos.ledger.projections.deals import Session
+from pos.ledger.projections import sessions as sessions_read
+from pos.ledger.projections.sessions import Session
 from pos.services.station import Station
 
 
@@ -18,7 +18,7 @@ def hall_date(st: Station, at: datetime) -> date:
 
 
 def open_session_now(st: Station) -> Session | None:
-    return deals_read.open_session(st.ledger.conn)
+    return sessions_read.open_session(st.ledger.conn)
 
 
 def require_open_session(st: Station) -> Session:

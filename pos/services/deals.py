@@ -15,6 +15,7 @@ from pos.domain.money import format_amount, parse_count
 from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import sessions as sessions_read
 from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date
 from pos.services.inputs import FLARE_MAX, checked_input, read_input_text
@@ -127,7 +128,7 @@ def close_deal(
     with st.ledger.transaction():
         deal = _deal_row(st, serial)
         today = hall_date(st, st.clock.now()).isoformat()
-        later = deals_read.scheduled_after(st.ledger.conn, today, str(deal["game"]))
+        later = sessions_read.scheduled_after(st.ledger.conn, today, str(deal["game"]))
         refuse(
             deal_checks.closable(
                 deal["serial"],

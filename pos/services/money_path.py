@@ -30,7 +30,7 @@ from pos.errors import BadInput, refuse
 from pos.ledger import requests
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import prizes as prizes_read
-from pos.ledger.projections.deals import Session
+from pos.ledger.projections.sessions import Session
 from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.station import Station
 

@@ -25,6 +25,7 @@ from pos.ledger.projections import devices as devices_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
+from pos.ledger.projections import sessions as sessions_read
 from pos.ledger.projections import winners as winners_read
 from pos.services import bingo_report, books_cash, books_day, report_warnings
 from pos.services.current_session import hall_date
@@ -49,12 +50,12 @@ def scope(st: Station, day: str | None, session: str | None) -> Scope:
         when = parse_date(day) if day else hall_date(st, st.clock.now())
     sessions: tuple[str, ...]
     if session:
-        game_date = deals_read.session_game_date(st.ledger.conn, session)
+        game_date = sessions_read.session_game_date(st.ledger.conn, session)
         if game_date is None:
             raise BadInput("session", f"no session {session!r} on file")
         when, sessions = date.fromisoformat(game_date), (session,)
     else:
-        sessions = tuple(deals_read.sessions_on(st.ledger.conn, when.isoformat()))
+        sessions = tuple(sessions_read.sessions_on(st.ledger.conn, when.isoformat()))
     zone = ZoneInfo(st.hall.time_zone)
     start = datetime.combine(when, time(0), zone).astimezone(UTC)
     end = start + timedelta(days=1)

@@ -15,7 +15,8 @@ from pos.errors import BadInput, refuse
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import devices as devices_read
-from pos.ledger.projections.deals import Session
+from pos.ledger.projections import sessions as sessions_read
+from pos.ledger.projections.sessions import Session
 from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.deals import close_deal_in_transaction
 from pos.services.inputs import checked_input
@@ -33,11 +34,11 @@ def open_session(
         with checked_input("date"):  # 2026-11-28 or 11/28/2026
             day = parse_date(game_date) if game_date else hall_date(st, st.clock.now())
         if number is None:
-            number = deals_read.last_session_number(st.ledger.conn, day.isoformat()) + 1
+            number = sessions_read.last_session_number(st.ledger.conn, day.isoformat()) + 1
         elif number < 1:
             raise BadInput("number", f"{number} is not a session number (1 or more)")
         session_id = f"{day.isoformat()}/{number}"
-        if deals_read.session_held(st.ledger.conn, session_id):
+        if sessions_read.session_held(st.ledger.conn, session_id):
             raise BadInput("number", f"session {session_id} was already held")
         resumed = deals_read.carried_over_serials(st.ledger.conn)
         st.append(
@@ -82,7 +83,7 @@ def schedule_session(
 
 
 def scheduled(st: Station) -> list[dict[str, Any]]:
-    return deals_read.schedule(st.ledger.conn)
+    return sessions_read.schedule(st.ledger.conn)
 
 
 def close_session(

@@ -9,7 +9,7 @@ from typing import Any
 
 from pos.domain.rulebook import Settings
 from pos.errors import BadInput
-from pos.ledger.projections import deals as deals_read
+from pos.ledger.projections import settings as settings_read
 from pos.services.current_session import hall_date
 from pos.services.inputs import KB, checked_input, read_input_text
 from pos.services.station import Station
@@ -50,7 +50,7 @@ def _switch(key: str, value: str) -> bool:
 
 
 def house_rules(st: Station) -> dict[str, bool]:
-    stored = deals_read.settings(st.ledger.conn, "house")
+    stored = settings_read.settings(st.ledger.conn, "house")
     return {
         key: (stored[key] == "on") if key in stored else rule.default
         for key, rule in HOUSE_RULES.items()
@@ -109,7 +109,7 @@ def post_house_rule(
 
 def posted_house_rules(st: Station, *, every_version: bool = False) -> list[dict[str, Any]]:
     """The posted house rules: the current version of each (by key), or every version."""
-    rows = deals_read.posted_house_rules(st.ledger.conn)
+    rows = settings_read.posted_house_rules(st.ledger.conn)
     if every_version:
         return rows
     current = {row["key"]: row for row in rows}
@@ -134,7 +134,7 @@ def house_sheet(st: Station) -> dict[str, Any]:
 
 
 def rulebook_settings(st: Station) -> Settings:
-    stored = deals_read.settings(st.ledger.conn, "rulebook")
+    stored = settings_read.settings(st.ledger.conn, "rulebook")
     with checked_input("setting"):
         return Settings.from_mapping(stored) if stored else Settings()
 

@@ -14,6 +14,8 @@ from pos.ledger.projections.prizes import PRIZES
 from pos.ledger.projections.raffle import RAFFLE
 from pos.ledger.projections.receipts import RECEIPTS
 from pos.ledger.projections.roster import ROSTER
+from pos.ledger.projections.sessions import SESSIONS
+from pos.ledger.projections.settings import SETTINGS
 from pos.ledger.projections.signon import SIGNON
 from pos.ledger.projections.winners import WINNERS
 
@@ -21,6 +23,8 @@ ALL = ProjectionSet(
     [
         PROJECTION_ERRORS,
         HALL,
+        SESSIONS,
+        SETTINGS,
         DEALS,
         PLAYERS,
         WINNERS,

@@ -1,4 +1,5 @@
-"""Deals, bins, sessions, sales and settings, as the log says they are.
+"""Deals, bins, sales and managers' overrides, as the log says they are (sessions and settings
+have their own projections).
 
 Handlers are upserts so that events of different origins may arrive in either order (a sale
 relayed before the deal's intake): every station ends with the same rows.
@@ -14,7 +15,7 @@ from typing import Any
 from pos.domain.canonical import canonical_json
 from pos.domain.flare import flare_to_dict, parse_flare
 from pos.ledger.events import Event
-from pos.ledger.projections.base import Projection, forget, session_state_key
+from pos.ledger.projections.base import Projection
 from pos.ledger.rows import dict_row, dict_rows, placeholders
 
 SCHEMA = """
@@ -37,12 +38,6 @@ CREATE TABLE p_bins (
     station TEXT NOT NULL, bin TEXT NOT NULL, serial TEXT NOT NULL,
     PRIMARY KEY (station, bin, serial)
 );
-CREATE TABLE p_sessions (
-    session TEXT PRIMARY KEY, game_date TEXT NOT NULL, number INTEGER NOT NULL,
-    opened_hlc TEXT NOT NULL, opened_by TEXT, opened_on TEXT,
-    closed_hlc TEXT, closed_by TEXT, state TEXT NOT NULL
-);
-CREATE INDEX p_sessions_open ON p_sessions (state, opened_hlc);
 CREATE TABLE p_session_sales (
     session TEXT NOT NULL, serial TEXT NOT NULL, qty INTEGER NOT NULL, gross INTEGER NOT NULL,
     PRIMARY KEY (session, serial)
@@ -54,17 +49,6 @@ CREATE TABLE p_sales (
     voided INTEGER NOT NULL DEFAULT 0, buyer TEXT, PRIMARY KEY (station, receipt)
 );
 CREATE INDEX p_sales_session ON p_sales (session, station);
-CREATE TABLE p_settings (
-    scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, set_by TEXT, set_hlc TEXT,
-    PRIMARY KEY (scope, key)
-);
-CREATE TABLE p_schedule (
-    game_date TEXT PRIMARY KEY, games TEXT NOT NULL, set_by TEXT, set_hlc TEXT NOT NULL
-);
-CREATE TABLE p_house_rules (
-    origin TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL,
-    posted_on TEXT NOT NULL, posted_by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
-);
 CREATE TABLE p_overrides (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL,
     manager TEXT NOT NULL, subject TEXT NOT NULL, hlc TEXT NOT NULL,
@@ -252,22 +236,8 @@ def _sale_voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
     )
 
 
-def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    forget(session_state_key(body["session"]))
-    # The same session opened on two stations while apart is one session: the first stamp wins.
-    conn.execute(
-        "INSERT INTO p_sessions (session, game_date, number, opened_hlc, opened_by, opened_on, "
-        "state) VALUES (?, ?, ?, ?, ?, ?, 'open') ON CONFLICT (session) DO UPDATE SET "
-        "opened_hlc = min(opened_hlc, excluded.opened_hlc)",
-        (
-            body["session"],
-            body["game_date"],
-            int(body["number"]),
-            event.hlc,
-            body.get("by"),
-            event.origin,
-        ),
-    )
+def _deals_resumed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A session opened: the deals carried over into it are in play again."""
     for serial in body.get("resumed", []):
         conn.execute(
             "UPDATE p_deals SET state = 'in-play' WHERE serial = ? AND state = 'carried-over'",
@@ -275,52 +245,13 @@ def _session_opened(conn: sqlite3.Connection, event: Event, body: dict[str, Any]
         )
 
 
-def _session_closed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    forget(session_state_key(body["session"]))
-    conn.execute(
-        "UPDATE p_sessions SET state = 'closed', closed_hlc = coalesce(min(closed_hlc, ?), ?), "
-        "closed_by = coalesce(closed_by, ?) WHERE session = ?",
-        (event.hlc, event.hlc, body.get("by"), body["session"]),
-    )
+def _deals_carried_over(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """A session closed: its unfinished deals carry over to the next."""
     for serial in body.get("carried_over", []):
         conn.execute(
             "UPDATE p_deals SET state = 'carried-over' WHERE serial = ? AND state = 'in-play'",
             (serial,),
         )
-
-
-def _setting_set(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    scope = "house" if event.kind == "HouseRuleSet" else "rulebook"
-    conn.execute(
-        "INSERT INTO p_settings VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET "
-        "value = excluded.value, set_by = excluded.set_by, set_hlc = excluded.set_hlc "
-        "WHERE excluded.set_hlc > p_settings.set_hlc",
-        (scope, body["key"], body["value"], body.get("by"), event.hlc),
-    )
-
-
-def _session_scheduled(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    conn.execute(
-        "INSERT INTO p_schedule VALUES (?, ?, ?, ?) ON CONFLICT (game_date) DO UPDATE SET "
-        "games = excluded.games, set_by = excluded.set_by, set_hlc = excluded.set_hlc "
-        "WHERE excluded.set_hlc > p_schedule.set_hlc",
-        (body["game_date"], ",".join(body["games"]), body.get("by"), event.hlc),
-    )
-
-
-def _house_rule_posted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    conn.execute(
-        "INSERT OR IGNORE INTO p_house_rules VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            event.origin,
-            event.seq,
-            body["key"],
-            body["text"],
-            body["posted_on"],
-            body.get("by"),
-            event.hlc,
-        ),
-    )
 
 
 def _override_granted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -351,13 +282,9 @@ DEALS = Projection(
         "TicketsSold": _tickets_sold,
         "WinnerRedeemed": _winner_paid,
         "SaleVoided": _sale_voided,
-        "SessionOpened": _session_opened,
-        "SessionClosed": _session_closed,
-        "HouseRuleSet": _setting_set,
-        "RulebookSettingSet": _setting_set,
+        "SessionOpened": _deals_resumed,
+        "SessionClosed": _deals_carried_over,
         "OverrideGranted": _override_granted,
-        "SessionScheduled": _session_scheduled,
-        "HouseRulePosted": _house_rule_posted,
     },
 )
 
@@ -520,79 +447,6 @@ def winners_left(conn: sqlite3.Connection, serial: str, amount: int) -> int | No
 # --- read models: sessions ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Session:
-    id: str
-    game_date: str
-    number: int
-    state: str
-
-
-def open_session(conn: sqlite3.Connection) -> Session | None:
-    """The session open now (the latest opened, if several are)."""
-    row = conn.execute(
-        "SELECT session, game_date, number, state FROM p_sessions WHERE state = 'open' "
-        "ORDER BY opened_hlc DESC LIMIT 1"
-    ).fetchone()
-    return Session(row[0], row[1], int(row[2]), row[3]) if row else None
-
-
-def latest_session(conn: sqlite3.Connection) -> str | None:
-    """The session opened last, open or closed."""
-    row = conn.execute("SELECT session FROM p_sessions ORDER BY opened_hlc DESC LIMIT 1").fetchone()
-    return str(row[0]) if row else None
-
-
-def last_session_number(conn: sqlite3.Connection, game_date: str) -> int:
-    """The highest session number held on a game date; 0 when none was."""
-    row = conn.execute(
-        "SELECT coalesce(max(number), 0) FROM p_sessions WHERE game_date = ?", (game_date,)
-    ).fetchone()
-    return int(row[0])
-
-
-def session_held(conn: sqlite3.Connection, session: str) -> bool:
-    return (
-        conn.execute("SELECT 1 FROM p_sessions WHERE session = ?", (session,)).fetchone()
-        is not None
-    )
-
-
-def session_game_date(conn: sqlite3.Connection, session: str) -> str | None:
-    row = conn.execute("SELECT game_date FROM p_sessions WHERE session = ?", (session,)).fetchone()
-    return str(row[0]) if row else None
-
-
-def sessions_on(conn: sqlite3.Connection, game_date: str) -> list[str]:
-    """The sessions of a game date, by number."""
-    return [
-        row[0]
-        for row in conn.execute(
-            "SELECT session FROM p_sessions WHERE game_date = ? ORDER BY number", (game_date,)
-        )
-    ]
-
-
-def scheduled_after(conn: sqlite3.Connection, day: str, game: str) -> list[str]:
-    """The scheduled game dates after `day` whose sessions sell `game` tickets, in order."""
-    return [
-        str(row[0])
-        for row in conn.execute(
-            "SELECT game_date, games FROM p_schedule WHERE game_date > ? ORDER BY game_date",
-            (day,),
-        )
-        if game in str(row[1]).split(",")
-    ]
-
-
-def schedule(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Every scheduled game date and the ticket types its sessions sell."""
-    return [
-        {"game_date": row[0], "games": str(row[1]).split(",")}
-        for row in conn.execute("SELECT game_date, games FROM p_schedule ORDER BY game_date")
-    ]
-
-
 def sessions_offered(conn: sqlite3.Connection, serial: str) -> list[str]:
     """The sessions a deal was offered in: those open while it was in play (opened before its
     close, closed after it was put in play), and any it sold in."""
@@ -713,28 +567,7 @@ def sale_stamps(conn: sqlite3.Connection, sessions: Sequence[str]) -> list[tuple
     ]
 
 
-# --- read models: settings and overrides --------------------------------------------------------
-
-
-def settings(conn: sqlite3.Connection, scope: str) -> dict[str, str]:
-    """The settings of a scope ('house' or 'rulebook') as set in the log: key -> value."""
-    return dict(conn.execute("SELECT key, value FROM p_settings WHERE scope = ?", (scope,)))
-
-
-def posted_house_rules(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Every version of every posted house rule, by key and then in the order posted, each with
-    its version number (1, 2, ... per key)."""
-    rows = dict_rows(
-        conn,
-        "SELECT key, text, posted_on, posted_by, hlc FROM p_house_rules "
-        "ORDER BY key, hlc, origin, seq",
-    )
-    versions: dict[str, int] = {}
-    for row in rows:
-        versions[row["key"]] = versions.get(row["key"], 0) + 1
-        row["version"] = versions[row["key"]]
-        del row["hlc"]
-    return rows
+# --- read models: overrides --------------------------------------------------------
 
 
 def overrides_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
