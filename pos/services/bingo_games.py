@@ -41,7 +41,8 @@ from pos.domain.bingo_program import Game, GameKind, decision_pool, progressive_
 from pos.domain.checks import bingo as bingo_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
-from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import bingo_games as games_read
+from pos.ledger.projections import bingo_paper as paper_read
 from pos.ledger.projections import prizes as prizes_read
 from pos.services.bingo_program import require_game, require_program
 from pos.services.current_session import hall_date, require_open_session
@@ -204,22 +205,22 @@ def pay_prize(
         )
         regular = as_regular
         if found.kind is GameKind.DECISION:
-            totals = bingo_read.decision_totals(conn, session.id, found.number)
+            totals = games_read.decision_totals(conn, session.id, found.number)
             refuse(
                 bingo_checks.decision_payment(
                     found,
                     cents,
                     announced=totals.announced_prize,
                     limit=settings.regular_prize_limit,
-                    already_paid=bingo_read.game_prizes(conn, session.id, found.number),
+                    already_paid=games_read.game_prizes(conn, session.id, found.number),
                 )
             )
         else:
             pool = None
             if found.kind is GameKind.PROGRESSIVE:
-                state = bingo_read.progressive(conn, found.name)
+                state = games_read.progressive(conn, found.name)
                 pool = state.pool if state else found.prize
-                plays = bingo_read.progressive_plays(conn, [session.id], found.name)
+                plays = games_read.progressive_plays(conn, [session.id], found.name)
                 refuse(bingo_checks.progressive_result_recorded(found, recorded=bool(plays)))
                 if not plays[-1].won:
                     regular = True  # I6: not won within the calls: a regular prize
@@ -230,11 +231,11 @@ def pay_prize(
                     found,
                     cents,
                     settings,
-                    jackpots_paid_today=bingo_read.jackpots_paid_on(conn, session.game_date),
+                    jackpots_paid_today=games_read.jackpots_paid_on(conn, session.game_date),
                     as_regular=regular,
                     progressive_pool=pool,
                     already_paid=(
-                        bingo_read.game_prizes(conn, session.id, found.number)
+                        games_read.game_prizes(conn, session.id, found.number)
                         if found.kind is GameKind.PROGRESSIVE and not regular
                         else 0
                     ),
@@ -322,7 +323,7 @@ def session_prizes(st: Station, session: str | None = None) -> list[PaidPrize]:
             p.receipt,
             p.by,
         )
-        for p in bingo_read.prizes_paid(st.ledger.conn, [chosen])
+        for p in games_read.prizes_paid(st.ledger.conn, [chosen])
     ]
 
 
@@ -330,7 +331,7 @@ def session_prizes(st: Station, session: str | None = None) -> list[PaidPrize]:
 
 
 def _decision_view(st: Station, game: Game, session: str) -> DecisionView:
-    totals = bingo_read.decision_totals(st.ledger.conn, session, game.number)
+    totals = games_read.decision_totals(st.ledger.conn, session, game.number)
     limit = rulebook_settings(st).regular_prize_limit
     pool = decision_pool(totals.entries, totals.fees, limit=limit)
     announced = totals.announced_prize is not None
@@ -383,7 +384,7 @@ def decision_enter(
         count = parse_count(faces, "faces", maximum=10_000)
     with refusals_recorded(st), st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
-        totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
+        totals = games_read.decision_totals(st.ledger.conn, session.id, found.number)
         if totals.announced_prize is not None:
             raise BadInput("game", f"game {found.number}'s prize was announced: no more entries")
         not_working = BingoPlayers(st, session, by.badge, manager, reason)
@@ -424,7 +425,7 @@ def decision_fees(
         count = parse_count(cards, "cards", maximum=10_000)
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
-        totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
+        totals = games_read.decision_totals(st.ledger.conn, session.id, found.number)
         if totals.announced_prize is not None:
             raise BadInput("game", f"game {found.number}'s prize was announced: no more fees")
         fee = found.fee or 0
@@ -433,7 +434,7 @@ def decision_fees(
             {
                 "session": session.id,
                 "game": found.number,
-                "round": bingo_read.last_decision_round(st.ledger.conn, session.id, found.number)
+                "round": games_read.last_decision_round(st.ledger.conn, session.id, found.number)
                 + 1,
                 "cards": count,
                 "fee": fee,
@@ -450,7 +451,7 @@ def decision_announce(st: Station, *, game: int | str, operator: str | None) -> 
     by = st.operator(operator, "seller")
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.DECISION)
-        totals = bingo_read.decision_totals(st.ledger.conn, session.id, found.number)
+        totals = games_read.decision_totals(st.ledger.conn, session.id, found.number)
         pool = decision_pool(
             totals.entries, totals.fees, limit=rulebook_settings(st).regular_prize_limit
         )
@@ -481,8 +482,8 @@ def decision_status(st: Station, *, game: int | str, session: str | None = None)
 
 def _progressive_view(st: Station, game: Game, session: str | None) -> ProgressiveView:
     conn = st.ledger.conn
-    state = bingo_read.progressive(conn, game.name)
-    plays = bingo_read.progressive_history(conn, game.name)
+    state = games_read.progressive(conn, game.name)
+    plays = games_read.progressive_history(conn, game.name)
     this = [p for p in plays if p.session == session] if session else []
     shown = this[-1] if this else None
     return ProgressiveView(
@@ -521,15 +522,15 @@ def progressive_result(
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.PROGRESSIVE)
         conn = st.ledger.conn
-        if bingo_read.progressive_plays(conn, [session.id], found.name):
+        if games_read.progressive_plays(conn, [session.id], found.name):
             raise BadInput("game", f"{found.name}'s result this session is already recorded")
-        state = bingo_read.progressive(conn, found.name)
+        state = games_read.progressive(conn, found.name)
         calls = state.calls if state else found.calls or 1
         pool = state.pool if state else found.prize or 0
         if won:
             next_calls, next_pool = found.calls or calls, found.prize or 0
         else:
-            sales = bingo_read.series_sales(conn, found.paper, session.id)
+            sales = paper_read.series_sales(conn, found.paper, session.id)
             growth = progressive_growth(
                 found.increase, sales, limit=settings.progressive_increase_limit
             )
@@ -566,7 +567,7 @@ def progressive_posting(st: Station, name: str | None = None) -> list[Progressiv
 
 
 def _chest_view(st: Station, game: Game, session: str) -> ChestView:
-    totals = bingo_read.chest_totals(st.ledger.conn, session, game.number)
+    totals = games_read.chest_totals(st.ledger.conn, session, game.number)
     return ChestView(
         session=session,
         game=game.number,
@@ -652,7 +653,7 @@ def chest_participant(
         session, found, _ = _session_game(st, game, GameKind.TREASURE_CHEST)
         program, _ = require_program(st)
         via_game = program.game(via_number)
-        winner = via_game is not None and bingo_read.game_has_winner(
+        winner = via_game is not None and games_read.game_has_winner(
             st.ledger.conn, session.id, via_number
         )
         refuse(
@@ -693,7 +694,7 @@ def chest_outcome(
     cents = _amount(prize, "prize") if prize else 0
     with st.ledger.transaction():
         session, found, _ = _session_game(st, game, GameKind.TREASURE_CHEST)
-        chest = bingo_read.chest_totals(st.ledger.conn, session.id, found.number)
+        chest = games_read.chest_totals(st.ledger.conn, session.id, found.number)
         if not chest.participants:
             raise BadInput("game", f"no participant was chosen for {found.title} (H3) yet")
         refuse(bingo_checks.chest_outcome(opened=opened, every_key_tried=every_key_tried))

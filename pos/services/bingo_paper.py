@@ -31,7 +31,7 @@ from typing import Any
 from pos.domain.checks import bingo as bingo_checks
 from pos.domain.money import format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
-from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import bingo_paper as paper_read
 from pos.services.bingo_program import program_in_effect
 from pos.services.current_session import require_open_session
 from pos.services.eligibility import BingoPlayers, refusals_recorded
@@ -161,14 +161,14 @@ def receive_paper(
         with checked_input("cost"):
             cents = parse_amount(cost, "cost")
     with st.ledger.transaction():
-        known = bingo_read.paper_series(st.ledger.conn, series)
+        known = paper_read.paper_series(st.ledger.conn, series)
         if known is not None and known.progressive != progressive:
             raise BadInput(
                 "series",
                 f"{series} is on file as {'progressive' if known.progressive else 'regular'} "
                 "paper; a series is one or the other",
             )
-        taken = bingo_read.overlapping_sheets(st.ledger.conn, series, low, high)
+        taken = paper_read.overlapping_sheets(st.ledger.conn, series, low, high)
         if taken:
             raise BadInput(
                 "first", f"{taken} audit number(s) of {series} {low}-{high} are already on file"
@@ -203,7 +203,7 @@ def issue_paper(
     with st.ledger.transaction():
         if st.ledger.public_key(to) is None:
             raise BadInput("to", f"{to!r} is not a station of this hall")
-        states = bingo_read.sheet_states(st.ledger.conn, series, low, high)
+        states = paper_read.sheet_states(st.ledger.conn, series, low, high)
         if len(states) != high - low + 1:
             raise BadInput("first", f"{series} {low}-{high} is not all on file")
         bad = [a for a, state, _ in states if state != "stock"]
@@ -231,7 +231,7 @@ def void_paper(
         raise BadInput("reason", "say why the sheets are voided")
     with st.ledger.transaction():
         session = require_open_session(st)
-        states = bingo_read.sheet_states(st.ledger.conn, series, low, high)
+        states = paper_read.sheet_states(st.ledger.conn, series, low, high)
         in_stock = sum(1 for _, state, _ in states if state == "stock")
         refuse(bingo_checks.sheets_available(series, high - low + 1, in_stock))
         st.append(
@@ -289,7 +289,7 @@ def define_pack(
     with st.ledger.transaction():
         progressive = []
         for item in contents:
-            series = bingo_read.paper_series(st.ledger.conn, item["series"])
+            series = paper_read.paper_series(st.ledger.conn, item["series"])
             if series is None:
                 raise BadInput("items", f"no paper of series {item['series']!r} is on file")
             if series.progressive:
@@ -311,12 +311,12 @@ def define_pack(
 def list_packs(st: Station) -> list[PackView]:
     return [
         PackView(p.name, format_amount(p.price), p.games, p.items)
-        for p in bingo_read.packs(st.ledger.conn)
+        for p in paper_read.packs(st.ledger.conn)
     ]
 
 
 def _take(st: Station, series: str, count: int) -> list[dict[str, Any]]:
-    audits = bingo_read.stock_audits(st.ledger.conn, series, st.id, limit=count)
+    audits = paper_read.stock_audits(st.ledger.conn, series, st.id, limit=count)
     refuse(bingo_checks.sheets_available(series, count, len(audits)))
     return [{"series": series, "first": a, "last": b} for a, b in ranges(audits)]
 
@@ -357,7 +357,7 @@ def sell_pack(
         count = parse_count(qty, "qty", maximum=100)
     with refusals_recorded(st), st.ledger.transaction():
         session = session_for_money(st)
-        found = bingo_read.pack(st.ledger.conn, pack)
+        found = paper_read.pack(st.ledger.conn, pack)
         if found is None:
             raise NotFound(f"no pack {pack!r} is defined")
         not_working = BingoPlayers(st, session, by.badge, manager, reason)
@@ -434,7 +434,7 @@ def sell_paper(
             given = parse_amount(price, "price")
     with refusals_recorded(st), st.ledger.transaction():
         session = session_for_money(st)
-        found = bingo_read.paper_series(st.ledger.conn, series)
+        found = paper_read.paper_series(st.ledger.conn, series)
         if found is None:
             raise NotFound(f"no paper of series {series!r} is on file")
         listed = _program_price(st, series)
@@ -480,7 +480,7 @@ def return_sale(st: Station, receipt: str | int, *, operator: str | None) -> Sal
         number = parse_count(receipt, "receipt", maximum=10**9)
     with st.ledger.transaction():
         session = session_for_money(st)
-        sale = bingo_read.sale_on_receipt(st.ledger.conn, st.id, number)
+        sale = paper_read.sale_on_receipt(st.ledger.conn, st.id, number)
         if sale is None:
             raise NotFound(f"receipt {number} of {st.id} is not a bingo paper sale")
         if sale.returned:
@@ -514,7 +514,7 @@ def return_sale(st: Station, receipt: str | int, *, operator: str | None) -> Sal
 def paper_stock(st: Station) -> list[StockView]:
     return [
         StockView(s.series, s.holder, s.state, s.count, s.first, s.last)
-        for s in bingo_read.stock(st.ledger.conn)
+        for s in paper_read.stock(st.ledger.conn)
     ]
 
 
@@ -532,7 +532,7 @@ def sales(st: Station, sessions: list[str]) -> list[SaleView]:
             audit_numbers=[f"{i['series']} {i['first']}-{i['last']}" for i in s.sheets],
             returned=s.returned,
         )
-        for s in bingo_read.paper_sales(st.ledger.conn, sessions)
+        for s in paper_read.paper_sales(st.ledger.conn, sessions)
     ]
 
 
@@ -541,18 +541,18 @@ def reconcile_paper(st: Station, session: str) -> list[PaperReconciliation]:
     opened), received during it, sold, returned, voided, and closing (in stock at its close, or
     now while it is open). closing = opening + received - sold + returned - voided."""
     conn = st.ledger.conn
-    bounds = bingo_read.session_bounds(conn, session)
+    bounds = paper_read.session_bounds(conn, session)
     if bounds is None:
         raise BadInput("session", f"no session {session!r} on file")
     opened, closed = bounds
     end = closed or "9" * 30
     out = []
-    for series in bingo_read.all_series(conn):
-        opening = bingo_read.sheets_by_state_at(conn, series.series, opened)
-        received = bingo_read.sheets_received_between(conn, series.series, opened, end)
-        sold = bingo_read.sheets_sold_in(conn, series.series, session)
-        returned = bingo_read.sheets_returned_in(conn, series.series, session)
-        voided = bingo_read.sheets_voided_in(conn, series.series, session)
+    for series in paper_read.all_series(conn):
+        opening = paper_read.sheets_by_state_at(conn, series.series, opened)
+        received = paper_read.sheets_received_between(conn, series.series, opened, end)
+        sold = paper_read.sheets_sold_in(conn, series.series, session)
+        returned = paper_read.sheets_returned_in(conn, series.series, session)
+        voided = paper_read.sheets_voided_in(conn, series.series, session)
         closing = sorted((set(opening) | set(received)) - set(sold) - set(voided))
         if not (opening or received or sold or voided or returned):
             continue

@@ -37,7 +37,9 @@ from pos.domain.bingo_program import (
 from pos.domain.checks import bingo as bingo_checks
 from pos.domain.money import format_amount
 from pos.errors import BadInput, NotFound, refuse
-from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import bingo_games as games_read
+from pos.ledger.projections import bingo_paper as paper_read
+from pos.ledger.projections import bingo_program as program_read
 from pos.ledger.projections import devices as devices_read
 from pos.services.inputs import checked_input, read_input_text
 from pos.services.settings import rulebook_settings
@@ -116,13 +118,13 @@ def _check_products(st: Station, program: Program) -> None:
     conn = st.ledger.conn
     devices = {p.name for p in devices_read.packages(conn)}
     for product in program.products:
-        if product.kind.value == "pack" and bingo_read.pack(conn, product.name) is None:
+        if product.kind.value == "pack" and paper_read.pack(conn, product.name) is None:
             raise BadInput("products", f"no pack {product.name!r} is defined (booth paper pack)")
         if product.kind.value == "device" and product.name not in devices:
             raise BadInput(
                 "products", f"no device package {product.name!r} is defined (booth device package)"
             )
-        if product.kind.value == "paper" and bingo_read.paper_series(conn, product.name) is None:
+        if product.kind.value == "paper" and paper_read.paper_series(conn, product.name) is None:
             raise BadInput("products", f"no paper series {product.name!r} has been received")
 
 
@@ -130,7 +132,7 @@ def _define(st: Station, program: Program, by: str) -> ProgramView:
     with st.ledger.transaction():
         refuse(bingo_checks.program_limits(program, rulebook_settings(st)))
         _check_products(st, program)
-        latest = bingo_read.program_version(st.ledger.conn, program.name)
+        latest = program_read.program_version(st.ledger.conn, program.name)
         version = (latest.version + 1) if latest else 1
         st.append(
             "ProgramDefined",
@@ -157,7 +159,7 @@ def edit_program(
     """A new version of program `name`: game `game`'s fields changed (amounts as decimal
     strings; "" clears a field), and/or new house rules."""
     by = st.operator(operator, "manager")
-    found = bingo_read.program_version(st.ledger.conn, name)
+    found = program_read.program_version(st.ledger.conn, name)
     if found is None:
         raise NotFound(f"no program {name!r} is on file")
     program = program_from_mapping(found.program)
@@ -173,7 +175,7 @@ def edit_program(
 
 def program_in_effect(st: Station) -> tuple[Program, int] | None:
     """The program in effect (the one defined last, its latest version) and its version."""
-    found = bingo_read.current_program(st.ledger.conn)
+    found = program_read.current_program(st.ledger.conn)
     if found is None:
         return None
     return program_from_mapping(found.program), found.version
@@ -199,7 +201,7 @@ def require_game(program: Program, number: int, *kinds: GameKind) -> Game:
 def _game_line(st: Station, game: Game) -> GameLine:
     calls = pool = None
     if game.kind is GameKind.PROGRESSIVE:
-        state = bingo_read.progressive(st.ledger.conn, game.name)
+        state = games_read.progressive(st.ledger.conn, game.name)
         if state is not None:
             calls, pool = state.calls, format_amount(state.pool)
     return GameLine(
@@ -224,7 +226,7 @@ def _game_line(st: Station, game: Game) -> GameLine:
 def _product_line(st: Station, kind: str, name: str, price: int | None) -> ProductLine:
     conn = st.ledger.conn
     if kind == "pack":
-        pack = bingo_read.pack(conn, name)
+        pack = paper_read.pack(conn, name)
         if pack is not None:
             items = ", ".join(f"{i['count']} x {i['series']}" for i in pack.items)
             return ProductLine(kind, name, format_amount(pack.price), f"{pack.games} ({items})")
@@ -238,7 +240,7 @@ def _product_line(st: Station, kind: str, name: str, price: int | None) -> Produ
                     f"electronic bingo device: {package.faces} faces x {package.games} games",
                 )
     if kind == "paper":
-        series = bingo_read.paper_series(conn, name)
+        series = paper_read.paper_series(conn, name)
         detail = f"{series.faces} paper, sold apart" if series else "paper"
         return ProductLine(kind, name, _money(price), detail)
     return ProductLine(kind, name, _money(price), "")
@@ -259,9 +261,9 @@ def show_program(st: Station, name: str | None = None, version: int | None = Non
     """The program in effect, or program `name` (its latest version, or `version`)."""
     conn = st.ledger.conn
     found = (
-        bingo_read.program_version(conn, name, version)
+        program_read.program_version(conn, name, version)
         if name
-        else bingo_read.current_program(conn)
+        else program_read.current_program(conn)
     )
     if found is None:
         raise NotFound(
@@ -276,5 +278,5 @@ def program_history(st: Station, name: str | None = None) -> list[ProgramView]:
     """Every version of every program (or of `name`), oldest first."""
     return [
         program_view(st, program_from_mapping(v.program), v.version, v.by)
-        for v in bingo_read.program_versions(st.ledger.conn, name)
+        for v in program_read.program_versions(st.ledger.conn, name)
     ]

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pos.domain.money import amount_cents, format_amount
-from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import bingo_games as games_read
+from pos.ledger.projections import bingo_paper as paper_read
 from pos.ledger.projections import devices as devices_read
 from pos.services import bingo_paper
 from pos.services.station import Station
@@ -47,7 +48,7 @@ def _line(name: str, count: int, gross: int, prizes: int, **extra: Any) -> dict[
     }
 
 
-def paper_product(sale: bingo_read.PaperSale, progressive_series: set[str]) -> str:
+def paper_product(sale: paper_read.PaperSale, progressive_series: set[str]) -> str:
     """The product kind (pos.domain.books.PRODUCT_LINES) a paper or pack sale reports under:
     progressive paper sold on its own is progressive bingo, the rest bingo paper."""
     if not sale.pack and sale.series in progressive_series:
@@ -55,7 +56,7 @@ def paper_product(sale: bingo_read.PaperSale, progressive_series: set[str]) -> s
     return "bingo-paper"
 
 
-def prize_product(prize: bingo_read.PrizePaid) -> str | None:
+def prize_product(prize: games_read.PrizePaid) -> str | None:
     """The product kind a bingo prize reports under (a progressive game played on as a regular
     game, WINGO: traditional bingo, J5, I6), or None for a kind no line counts."""
     if prize.kind in _TRADITIONAL or prize.as_regular:
@@ -70,18 +71,18 @@ def prize_product(prize: bingo_read.PrizePaid) -> str | None:
 def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
     conn = st.ledger.conn
     ss = list(sessions)
-    progressive_series = {s.series for s in bingo_read.all_series(conn) if s.progressive}
-    sales = bingo_read.paper_sales(conn, ss)
+    progressive_series = {s.series for s in paper_read.all_series(conn) if s.progressive}
+    sales = paper_read.paper_sales(conn, ss)
     kept = [s for s in sales if not s.returned]
     paper_sales = [s for s in kept if paper_product(s, progressive_series) == "bingo-paper"]
     prog_sales = [s for s in kept if paper_product(s, progressive_series) != "bingo-paper"]
     rentals, rental_gross = devices_read.rental_totals(conn, ss)
-    prizes = bingo_read.prizes_paid(conn, ss)
+    prizes = games_read.prizes_paid(conn, ss)
     traditional = [p for p in prizes if prize_product(p) == "bingo-paper"]
     progressive_won = [p for p in prizes if prize_product(p) == "progressive-bingo"]
     decision_prizes = [p for p in prizes if prize_product(p) == "decision-bingo"]
 
-    def audits(chosen: list[bingo_read.PaperSale]) -> list[str]:
+    def audits(chosen: list[paper_read.PaperSale]) -> list[str]:
         by_series: dict[str, list[int]] = {}
         for sale in chosen:
             for item in sale.sheets:
@@ -108,8 +109,8 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
 
     decisions: list[dict[str, Any]] = []
     entries = fees = retained = faces = 0
-    for session, game in bingo_read.decision_games(conn, ss):
-        t = bingo_read.decision_totals(conn, session, game)
+    for session, game in games_read.decision_games(conn, ss):
+        t = games_read.decision_totals(conn, session, game)
         entries += t.entries
         fees += t.fees
         retained += t.announced_retained or 0
@@ -126,7 +127,7 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
                 if t.announced_prize is not None
                 else None,
                 "retained": format_amount(t.announced_retained or 0),
-                "prize_paid": format_amount(bingo_read.game_prizes(conn, session, game)),
+                "prize_paid": format_amount(games_read.game_prizes(conn, session, game)),
             }
         )
     decision_line = _line(
@@ -139,7 +140,7 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
         retained=format_amount(retained),
     )
 
-    plays = bingo_read.progressive_plays(conn, ss)
+    plays = games_read.progressive_plays(conn, ss)
     progressive_line = _line(
         PROGRESSIVE_LINE,
         sum(s.qty for s in prog_sales),
@@ -150,8 +151,8 @@ def day_section(st: Station, sessions: Sequence[str]) -> dict[str, Any]:
 
     chests = []
     chest_gross = chest_prizes = chest_sold = 0
-    for session, game in bingo_read.chest_games(conn, ss):
-        c = bingo_read.chest_totals(conn, session, game)
+    for session, game in games_read.chest_games(conn, ss):
+        c = games_read.chest_totals(conn, session, game)
         chest_gross += c.gross
         chest_prizes += c.prizes
         chest_sold += c.sold
@@ -233,4 +234,4 @@ def product_lines(section: dict[str, Any]) -> list[dict[str, Any]]:
 def station_cash(st: Station, station: str, sessions: Sequence[str]) -> int:
     """Cents a drawer took for bingo (paper, packs, decision, treasure chest) less the bingo
     prizes it paid (rentals are counted by the report already)."""
-    return bingo_read.station_bingo_cash(st.ledger.conn, station, sessions)
+    return games_read.station_bingo_cash(st.ledger.conn, station, sessions)

@@ -23,7 +23,8 @@ from pos.domain import books
 from pos.domain.money import dollars, format_amount
 from pos.domain.rulebook import RULES
 from pos.errors import BadInput
-from pos.ledger.projections import bingo as bingo_read
+from pos.ledger.projections import bingo_games as games_read
+from pos.ledger.projections import bingo_paper as paper_read
 from pos.ledger.projections import books as books_read
 from pos.ledger.projections import raffle as raffle_read
 from pos.services import bingo_report, books_cash, books_deposits
@@ -85,8 +86,8 @@ def _bingo_and_raffles(
     def line(kind: str) -> str:
         return books.game_type(kind) or "bingo"  # every kind here is in PRODUCT_LINES
 
-    progressive = {s.series for s in bingo_read.all_series(conn) if s.progressive}
-    for sale in bingo_read.paper_sales(conn, sessions):
+    progressive = {s.series for s in paper_read.all_series(conn) if s.progressive}
+    for sale in paper_read.paper_sales(conn, sessions):
         if sale.returned:
             continue
         what = f"pack {sale.pack}" if sale.pack else f"paper {sale.series}"
@@ -101,7 +102,7 @@ def _bingo_and_raffles(
                 f"{what} x{sale.qty} ({audits}) {sale.session}",
             ),
         )
-    for origin, seq, kind, session, game, count, cents in bingo_read.decision_events(
+    for origin, seq, kind, session, game, count, cents in games_read.decision_events(
         conn, sessions
     ):
         unit = "faces" if kind == "DecisionEntered" else "cards"
@@ -110,13 +111,13 @@ def _bingo_and_raffles(
             cents,
             _src(f"{origin}:{seq}", kind, cents, f"decision game {game}, {count} {unit} {session}"),
         )
-    for origin, seq, session, game, qty, cents in bingo_read.chest_sale_events(conn, sessions):
+    for origin, seq, session, game, qty, cents in games_read.chest_sale_events(conn, sessions):
         add(
             f"receipts.{line('treasure-chest')}",
             cents,
             _src(f"{origin}:{seq}", "ChestSold", cents, f"chest game {game}, {qty} {session}"),
         )
-    for prize in bingo_read.prizes_paid(conn, sessions):
+    for prize in games_read.prizes_paid(conn, sessions):
         kind = bingo_report.prize_product(prize)
         if kind is None:
             continue  # the day report counts it on no line either
@@ -130,7 +131,7 @@ def _bingo_and_raffles(
                 f"game {prize.game} {prize.name} ({prize.kind}) {prize.session}",
             ),
         )
-    for origin, seq, session, game, cents in bingo_read.chest_prize_events(conn, sessions):
+    for origin, seq, session, game, cents in games_read.chest_prize_events(conn, sessions):
         add(
             f"prizes.{line('treasure-chest')}",
             cents,

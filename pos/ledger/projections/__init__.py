@@ -1,7 +1,9 @@
 """Every projection Booth keeps, in the order they are applied."""
 
 from pos.ledger.projections.base import PROJECTION_ERRORS, Handler, Projection, ProjectionSet
-from pos.ledger.projections.bingo import BINGO
+from pos.ledger.projections.bingo_games import BINGO_GAMES
+from pos.ledger.projections.bingo_paper import BINGO_PAPER
+from pos.ledger.projections.bingo_program import BINGO_PROGRAMS
 from pos.ledger.projections.books import BOOKS
 from pos.ledger.projections.cash import CASH
 from pos.ledger.projections.closing import CLOSING
@@ -33,7 +35,9 @@ ALL = ProjectionSet(
         DEVICES,
         CLOSING,
         CASH,
-        BINGO,
+        BINGO_PROGRAMS,
+        BINGO_PAPER,
+        BINGO_GAMES,
         RAFFLE,
         BOOKS,
         SIGNON,
