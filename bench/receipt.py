@@ -65,12 +65,12 @@ def main() -> None:
             if current_session.open_session_now(st) is None:
                 sessions.open_session(st, operator="M1")
             sale = sales.sell(st, "R1", qty=3, operator="S1")
-            receipt = receipts.receipt(st, st.id, sale["receipt"])
+            receipt = receipts.receipt(st, st.id, sale.receipt)
             assert receipt.qr is not None
             code = receipt.qr
 
             def build() -> bytes:
-                return render_receipt(receipts.receipt(st, st.id, sale["receipt"]), "epson-tm-t20")
+                return render_receipt(receipts.receipt(st, st.id, sale.receipt), "epson-tm-t20")
 
             build()
             receipts.verify_payload(st, code)

@@ -221,7 +221,7 @@ class History:
         qty = 1 if exact else min(self.rng.randint(1, 5), deal.tickets - deal.sold)
         if deal.sale is None or deal.sales_made < 2:
             sold = sales.sell(st, deal.serial, qty=qty, operator=SELLER)
-            made = _body(st, sold["event"])
+            made = _body(st, sold.event)
             if deal.sale is not None:
                 _check_copy("TicketsSold", sale_copy(deal, qty, made["receipt"]), made)
             deal.sale = made

@@ -66,9 +66,9 @@ BOOTH_SCRIPT = PYTHON.parent / "booth"
 def measure_service(booth_dir: Path, raw: RawTable, *, rounds: int, warmup: int) -> Figures:
     with Station(booth_dir, environ=ENVIRON) as st:
         sold = sales.sell(st, SERIAL, qty=1, operator=SELLER)
-        template = st.ledger.get(*_event_key(sold["event"]))
+        template = st.ledger.get(*_event_key(sold.event))
         if template is None:
-            raise RuntimeError(f"the sale {sold['event']} is not in the ledger")
+            raise RuntimeError(f"the sale {sold.event} is not in the ledger")
         body = template.body
 
         def sell() -> object:

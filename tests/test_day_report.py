@@ -126,7 +126,7 @@ def day(hall_dir: Path, tmp_path: Path) -> dict[str, Path]:
         deals.open_deal(b2, "P2", bin_name="drawer-1", operator="S1")
         sales.sell(b2, "P2", qty=8, operator="S1")  # $4.00
         wrong = sales.sell(b2, "P2", qty=4, operator="S1")  # $2.00, rung in error
-        winners.void_sale(b2, wrong["receipt"], reason="rung twice", operator="M1")
+        winners.void_sale(b2, wrong.receipt, reason="rung twice", operator="M1")
         winners.redeem(b2, "P2/0001/100", operator="S1")  # $1
         with pytest.raises(Exception, match="rule D"):
             sales.sell(b2, "P2", qty=1, operator="S1", buyer="W1")  # blocked worker

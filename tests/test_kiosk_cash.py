@@ -45,7 +45,7 @@ def test_escrow_sale_stack_dispense_and_the_credit_left(kiosk: Path) -> None:  #
         assert sold(st) == 0  # recorded as requested, nothing sold or dispensed yet
         kiosk_cash.bill_stacked(st, taken.bill, 500)
         result = kiosk_cash.sell_paid(st, taken, SimulatedDispenser("", kiosk))
-        assert result["qty"] == 2 and sold(st) == 1
+        assert result.qty == 2 and sold(st) == 1
         assert kiosk_cash.credit(st) == 400
         paid = kiosk_cash.cash_out(st, "the player left")
         assert paid is not None and paid.amount == 400

@@ -308,15 +308,15 @@ def sell(st: Station, draft: SaleDraft, operator: str) -> Outcome:
             operator=operator,
             buyer=draft.buyer.strip() or None,
         )
-        total = cents(result["amount"])
+        total = result.amount
         change = f" · change {money(draft.tendered - total)}" if draft.tendered >= total > 0 else ""
-        name = deals.deal_summary(st, result["serial"])["name"]
+        name = deals.deal_summary(st, result.serial)["name"]
         return Outcome(
             True,
-            f"SOLD {result['qty']} × {name}",
-            f"{money(total)} · receipt #{result['receipt']}{change}",
+            f"SOLD {result.qty} × {name}",
+            f"{money(total)} · receipt #{result.receipt}{change}",
             OK,
-            data=(("receipt", result["receipt"]), ("amount", total)),
+            data=(("receipt", result.receipt), ("amount", total)),
         )
 
     return once(st, draft.attempt, run, "Sale refused")

@@ -365,12 +365,15 @@ def rented(result: dict[str, Any]) -> Outcome:
     )
 
 
-def sold(result: dict[str, Any]) -> Outcome:
+def sold(result: sales.Sale | sales.NothingDispensed) -> Outcome:
     """What the player reads after a paid sale: take the tickets; or, kindly, a jam."""
-    given, asked = int(result["qty"]), int(result.get("requested", result["qty"]))
-    receipt = result.get("receipt")
+    if isinstance(result, sales.NothingDispensed):
+        given, asked, receipt, credit_cents, voucher = 0, result.requested, None, 0, None
+    else:
+        given, asked = result.qty, result.requested or result.qty
+        receipt, credit_cents, voucher = result.receipt, result.credit or 0, result.credit_voucher
     if given < asked:
-        credit = money(cents(str(result.get("credit", "0.00"))))
+        credit = money(credit_cents)
         if given == 0:
             headline = _("Sorry, the machine could not give your tickets.")
         else:
@@ -382,14 +385,15 @@ def sold(result: dict[str, Any]) -> Outcome:
             headline,
             _("Take your {amount} voucher. Staff have been called.").format(amount=credit),
             WARN,
-            data=(("receipt", receipt), ("voucher", result.get("credit_voucher"))),
+            data=(("receipt", receipt), ("voucher", voucher)),
         )
+    assert isinstance(result, sales.Sale)
     word = _("ticket") if given == 1 else _("tickets")
     return Outcome(
         True,
         _("Take your {count} {word} from the tray").format(count=given, word=word),
         _("{amount} · receipt #{receipt} is printing").format(
-            amount=money(cents(result["amount"])), receipt=receipt
+            amount=money(result.amount), receipt=receipt
         ),
         OK,
         data=(("receipt", receipt),),
@@ -495,11 +499,11 @@ def buy_with_voucher(
             dispenser=dispenser,
             voucher=code,
         )
-        given, asked = int(result["qty"]), int(result.get("requested", result["qty"]))
-        paid, cost = money(cents(result["voucher_paid"])), money(cents(result["amount"]))
-        number = result.get("change_voucher")
+        given, asked = result.qty, result.requested or result.qty
+        paid, cost = money(result.voucher_paid or 0), money(result.amount)
+        number = result.change_voucher
         if number is not None:
-            change = money(cents(result["change"]))
+            change = money(result.change or 0)
             after = _("Your change: voucher #{number} for {amount} prints with it.").format(
                 number=number, amount=change
             )
@@ -507,7 +511,7 @@ def buy_with_voucher(
             after = _("No change is due.")
         detail = (
             _("Your voucher for {paid} paid {cost} · receipt #{receipt} is printing.").format(
-                paid=paid, cost=cost, receipt=result["receipt"]
+                paid=paid, cost=cost, receipt=result.receipt
             )
             + " "
             + after
@@ -520,7 +524,7 @@ def buy_with_voucher(
             _("Take your {count} {word} from the tray").format(count=given, word=word),
             detail,
             OK,
-            data=(("receipt", result["receipt"]), ("change_voucher", number)),
+            data=(("receipt", result.receipt), ("change_voucher", number)),
         )
 
     outcome = attempt(run, _("Sorry, that voucher did not pay"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import json
@@ -14,6 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from pos.cli.adapters import load_receipt_printer
+from pos.domain.money import format_amount
 from pos.errors import BoothError
 from pos.ledger import requests
 from pos.services import money_path, receipts
@@ -236,8 +238,28 @@ def state(ctx: click.Context) -> CliState:
     return ctx.ensure_object(CliState)
 
 
+def json_form(value: Any) -> Any:
+    """A service's result as the CLI's JSON says it: a dataclass as an object, its cents fields
+    as amounts ("12.50"), an optional field left out when None. Money is formatted here, at
+    the edge, and nowhere before."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for item in dataclasses.fields(value):
+            found = getattr(value, item.name)
+            if found is None and item.metadata.get("optional"):
+                continue
+            cents = item.metadata.get("cents") and found is not None
+            out[item.name] = format_amount(found) if cents else json_form(found)
+        return out
+    if isinstance(value, list | tuple):
+        return [json_form(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_form(v) for k, v in value.items()}
+    return value
+
+
 def emit(ctx: click.Context, data: Any, human: str | Callable[[], str]) -> None:
     if state(ctx).json:
-        click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+        click.echo(json.dumps(json_form(data), indent=2, sort_keys=True, default=str))
     else:
         click.echo(human() if callable(human) else human)

@@ -8,6 +8,7 @@ import click
 
 from pos.cli.adapters import load_adapter
 from pos.cli.common import buyer_options, emit, json_option, operator_option, state
+from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.services import devices, money_path, players, sales, sessions
 from pos.services.ports import Dispenser
@@ -170,22 +171,23 @@ def sell(
             voucher=voucher,
         )
     short = ""
-    if result.get("requested", result["qty"]) != result["qty"]:
+    if result.short:
         short = (
-            f" (asked {result['requested']}: the dispenser gave {result['qty']}; "
-            f"${result['credit']} credited)"
+            f" (asked {result.requested}: the dispenser gave {result.qty}; "
+            f"${format_amount(result.credit or 0)} credited)"
+        )
+    paid_by_voucher = ""
+    if result.voucher_paid is not None:
+        paid_by_voucher = (
+            f" Paid with a ${format_amount(result.voucher_paid)} voucher; change "
+            f"${format_amount(result.change or 0)}"
+            + (f" as voucher {result.change_voucher}." if result.change_voucher else ".")
         )
     emit(
         ctx,
         result,
-        f"Sold {result['qty']} x {result['serial']} for ${result['amount']}"
-        f"{short}; receipt {result['receipt']}."
-        + (
-            f" Paid with a ${result['voucher_paid']} voucher; change ${result['change']}"
-            + (f" as voucher {result['change_voucher']}." if "change_voucher" in result else ".")
-            if "voucher_paid" in result
-            else ""
-        ),
+        f"Sold {result.qty} x {result.serial} for ${format_amount(result.amount)}"
+        f"{short}; receipt {result.receipt}.{paid_by_voucher}",
     )
 
 

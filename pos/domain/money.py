@@ -7,6 +7,8 @@ touches a float. `format_amount` is the exact inverse of `parse_amount` for ever
 from __future__ import annotations
 
 import re
+from dataclasses import field
+from typing import Any
 
 MAX_AMOUNT = 100_000_000  # cents: $1,000,000.00, far above any prize or price a hall handles
 MAX_COUNT = 10_000_000
@@ -114,6 +116,18 @@ def amount_cents(text: str) -> int:
 def dollars(text: str) -> str:
     """An amount as Booth writes it ("-1020.00") -> as people read it ("-$1,020.00")."""
     return format_money(amount_cents(text))
+
+
+def cents_field(*, optional: bool = False) -> Any:
+    """A dataclass field holding integer cents: the front ends' edge (the CLI's JSON) writes it
+    as an amount ("12.50"). `optional`: None is left out there rather than written."""
+    metadata = {"cents": True, "optional": optional}
+    return field(default=None, metadata=metadata) if optional else field(metadata=metadata)
+
+
+def optional_field() -> Any:
+    """A dataclass field that is None when it does not apply, left out of the JSON then."""
+    return field(default=None, metadata={"optional": True})
 
 
 def format_money(cents: int) -> str:

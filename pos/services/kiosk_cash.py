@@ -141,19 +141,19 @@ def bill_jammed(st: Station, taken: Taken, detail: str) -> PaidOut | None:
         return cash_out(st, "bill acceptor jam")
 
 
-def sell_paid(st: Station, taken: Taken, dispenser: Dispenser | None) -> dict[str, Any]:
+def sell_paid(
+    st: Station, taken: Taken, dispenser: Dispenser | None
+) -> sales.Sale | sales.NothingDispensed:
     """The bill paying `taken.request` is stacked: the tickets come out (or are credited)."""
     assert taken.request is not None
     if dispenser is None:  # recorded, paid, and nothing can come out: credited
         with st.ledger.transaction():
             sales.cancel_kiosk_request(st, taken.request.sale, "no dispenser")
-        return {"qty": 0, "requested": taken.request.count, "cancelled": True}
+        return sales.NothingDispensed(taken.request.count)
     return sales.kiosk_dispense(st, taken.request, dispenser)
 
 
-def sell_from_credit(
-    st: Station, purchase: Purchase, dispenser: Dispenser | None
-) -> dict[str, Any]:
+def sell_from_credit(st: Station, purchase: Purchase, dispenser: Dispenser | None) -> sales.Sale:
     """The credit already covers the purchase: record the sale, then dispense."""
     if dispenser is None:
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")

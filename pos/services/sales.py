@@ -8,13 +8,19 @@ request with no outcome, which the manager sees as an exception, never a silent 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pos.domain import rulebook
 from pos.domain.checks import sales as sale_checks
 from pos.domain.flare import GameType
-from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.money import (
+    cents_field,
+    format_amount,
+    optional_field,
+    parse_amount,
+    parse_count,
+)
 from pos.errors import BadInput, HardwareFailure, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
@@ -30,6 +36,42 @@ from pos.services.station import Station
 from pos.services.vouchers import checked_voucher, issue_credit_voucher, voucher_amount_on_file
 
 MAX_QTY = 10_000
+
+
+@dataclass(frozen=True)
+class Sale:
+    """A sale recorded, in integer cents (the front ends format money). At a kiosk `qty` is what
+    came out of the dispenser and `requested` what was asked for; what did not come out is
+    `credit`, on voucher `credit_voucher`. A voucher paying: its whole value, the change and the
+    voucher the change is on."""
+
+    serial: str
+    qty: int
+    price: int = cents_field()
+    amount: int = cents_field()
+    receipt: int = 0
+    session: str = ""
+    buyer: str | None = None
+    event: str = ""
+    requested: int | None = optional_field()
+    credit: int | None = cents_field(optional=True)
+    credit_voucher: int | None = optional_field()
+    voucher_paid: int | None = cents_field(optional=True)
+    change: int | None = cents_field(optional=True)
+    change_voucher: int | None = optional_field()
+
+    @property
+    def short(self) -> bool:
+        """The dispenser gave fewer tickets than were paid for."""
+        return self.requested is not None and self.qty < self.requested
+
+
+@dataclass(frozen=True)
+class NothingDispensed:
+    """A kiosk sale paid and recorded with no dispenser to give the tickets: cancelled, and the
+    player's credit kept."""
+
+    requested: int
 
 
 @dataclass(frozen=True)
@@ -118,7 +160,7 @@ def sell(
     dispenser: Dispenser | None = None,
     buyers: Buyers | None = None,
     voucher: str | None = None,
-) -> dict[str, Any]:
+) -> Sale:
     """Sell `qty` tickets of a deal in this station's bins. A buyer refused for who they are is
     recorded (PurchaseBlocked) before the refusal is raised. At a kiosk, `voucher` (its QR code)
     pays: it is redeemed with the sale and any change comes back as a new voucher."""
@@ -170,7 +212,7 @@ def _kiosk_sale(
     price: str | None,
     dispenser: Dispenser | None,
     voucher: str | None = None,
-) -> dict[str, Any]:
+) -> Sale:
     if dispenser is None:
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
     paying = checked_voucher(st, voucher) if voucher is not None else None
@@ -238,7 +280,7 @@ def kiosk_request(
     return KioskRequest(sale_id, facts, count, paying, paid)
 
 
-def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> dict[str, Any]:
+def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> Sale:
     """The dispenser runs, then what came out is recorded (TicketsSold); what did not come out
     is credited on a voucher, and a jam calls staff (an exception on the manager's list)."""
     facts, count = request.facts, request.count
@@ -283,12 +325,17 @@ def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> 
                     "by": None,
                 },
             )
-    result = _sale_result(event.body, f"{event.origin}:{event.seq}")
-    if credit_voucher is not None:
-        result["credit_voucher"] = credit_voucher
-    if change is not None:
-        result.update(change)
-    return result
+    sale = replace(
+        _sale_result(event.body, f"{event.origin}:{event.seq}"), credit_voucher=credit_voucher
+    )
+    if change is None:
+        return sale
+    return replace(
+        sale,
+        voucher_paid=change.voucher_paid,
+        change=change.change,
+        change_voucher=change.change_voucher,
+    )
 
 
 def cancel_kiosk_request(st: Station, sale: str, reason: str) -> None:
@@ -298,9 +345,16 @@ def cancel_kiosk_request(st: Station, sale: str, reason: str) -> None:
         st.append("DispenseCancelled", {"sale": sale, "reason": reason})
 
 
+@dataclass(frozen=True)
+class _VoucherChange:
+    voucher_paid: int  # cents: the voucher's whole value
+    change: int  # cents the tickets did not use
+    change_voucher: int | None  # the voucher the change is on (None: no change)
+
+
 def _pay_with_voucher(
     st: Station, paying: tuple[str, int, str], sale: dict[str, Any]
-) -> dict[str, Any]:
+) -> _VoucherChange:
     """In the sale's transaction: the voucher is redeemed for its whole amount and what the
     tickets that came out did not use (change, and any dispenser shortfall) is a new voucher.
     The tickets are out already: a voucher paid elsewhere meanwhile is flagged, not refused."""
@@ -331,27 +385,20 @@ def _pay_with_voucher(
         },
     )
     change = value - int(sale["amount"])
-    result: dict[str, Any] = {
-        "voucher_paid": format_amount(value),
-        "change": format_amount(change),
-    }
-    if change:
-        result["change_voucher"] = issue_credit_voucher(st, change, reason="voucher change")
-    return result
+    on = issue_credit_voucher(st, change, reason="voucher change") if change else None
+    return _VoucherChange(value, change, on)
 
 
-def _sale_result(body: dict[str, Any], event_id: str) -> dict[str, Any]:
-    result = {
-        "serial": body["serial"],
-        "qty": body["qty"],
-        "price": format_amount(body["price"]),
-        "amount": format_amount(body["amount"]),
-        "receipt": body["receipt"],
-        "session": body["session"],
-        "buyer": body["buyer"],
-        "event": event_id,
-    }
-    if "requested" in body:
-        result["requested"] = body["requested"]
-        result["credit"] = format_amount(body["credit"])
-    return result
+def _sale_result(body: dict[str, Any], event_id: str) -> Sale:
+    return Sale(
+        serial=body["serial"],
+        qty=body["qty"],
+        price=body["price"],
+        amount=body["amount"],
+        receipt=body["receipt"],
+        session=body["session"],
+        buyer=body["buyer"],
+        event=event_id,
+        requested=body.get("requested"),
+        credit=body.get("credit") if "requested" in body else None,
+    )

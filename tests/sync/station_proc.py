@@ -94,7 +94,7 @@ def main(argv: list[str]) -> None:
                     break
                 if words[0] == "sell":
                     result = sales.sell(st, words[1], qty=words[2], operator="S1")
-                    print(json.dumps({"sold": result["receipt"]}), flush=True)
+                    print(json.dumps({"sold": result.receipt}), flush=True)
                 elif words[0] == "digest":
                     report = verify(st.ledger)
                     print(

@@ -75,7 +75,7 @@ def test_a_late_rescan_reads_already_paid_and_offers_the_punch(
     ui.tap("tab-winners")
     ui.scan("A100001/0042/500")
     assert ui.find("winner-headline").text == "PAY $5.00"
-    ui.runtime._clock.at += timedelta(hours=2)  # type: ignore[union-attr]  # hours later
+    ui.runtime._clock.at += timedelta(hours=2)  # hours later
     ui.scan("A100001/0042/500")
     assert ui.find("winner-headline").text == "DO NOT PAY"
     detail = ui.find("winner-detail").text
