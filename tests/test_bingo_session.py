@@ -688,10 +688,10 @@ def test_a_booth_sells_paper_the_manager_issued_and_the_manager_reconciles_it(
         sale = bingo_paper.sell_pack(b, "Door", qty=2, operator="S1")
         assert sale.audit_numbers == ["R6 1101-1104", "SP 5051-5052"]
         prize = bingo_games.pay_prize(b, game=1, amount="100.00", winners=3, operator="S1")
-        assert prize.shares == ["33.34", "33.33", "33.33"]
+        assert prize.shares == [3334, 3333, 3333]  # cents, adding up to the prize
         paid = bingo_games.session_prizes(b)
         assert [(p.game, p.amount, p.winners, p.station) for p in paid] == [
-            (1, "100.00", 3, "booth-1")
+            (1, 10_000, 3, "booth-1")
         ]
     with Station(bingo_hall.directory, environ=environ) as m:
         mine = bingo_paper.sell_pack(m, "Door", qty=1, operator="S1")

@@ -116,7 +116,7 @@ def booth_screen(st: Station) -> BingoBoothVM:
         paid: dict[int, int] = {}
         if current_session.open_session_now(st) is not None:
             for prize_paid in bingo_games.session_prizes(st):
-                paid[prize_paid.game] = paid.get(prize_paid.game, 0) + cents(prize_paid.amount)
+                paid[prize_paid.game] = paid.get(prize_paid.game, 0) + prize_paid.amount
         for game in parsed.games:
             if game.kind.value in PAYABLE:
                 prize = format_amount(game.prize) if game.prize is not None else ""
@@ -256,11 +256,11 @@ def pay_prize(
             operator=operator,
         )
         split = f" · {len(paid.shares)} winners: " + ", ".join(
-            money(cents(share)) for share in paid.shares
+            money(share) for share in paid.shares
         )
         return Outcome(
             True,
-            f"PAY {money(cents(paid.amount))}",
+            f"PAY {money(paid.amount)}",
             f"Game {paid.game}: {paid.title} · receipt #{paid.receipt}"
             + (split if len(paid.shares) > 1 else "")
             + (" · W-2G data recorded" if paid.reportable else ""),

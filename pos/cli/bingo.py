@@ -20,6 +20,7 @@ from pos.cli.common import (
     state,
     winner_options,
 )
+from pos.domain.money import format_amount
 from pos.domain.receipt import Receipt
 from pos.errors import BadInput, HardwareFailure
 from pos.services import bingo_games as games
@@ -39,16 +40,6 @@ def _to_printer(st: Station, receipt: Receipt, name: str) -> None:
         printer.print_receipt(receipt, name=name)
     except PrinterFault as fault:
         raise HardwareFailure(f"printer: {fault}") from None
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(v) for k, v in value.__dict__.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 # --- booth program ------------------------------------------------------------------------------
@@ -267,7 +258,7 @@ def paper_receive(
         )
     emit(
         ctx,
-        _plain(lot),
+        lot,
         f"Received {lot.sheets} sheets of {lot.series} ({lot.faces}"
         f"{', progressive' if lot.progressive else ''}), audit {lot.first}-{lot.last}.",
     )
@@ -340,7 +331,7 @@ def paper_pack(
         view = paper_service.define_pack(
             st, name, price=price, items=parsed, games=games, operator=operator
         )
-    emit(ctx, _plain(view), f"Pack {view.name}: ${view.price}, {view.games or 'no games text'}.")
+    emit(ctx, view, f"Pack {view.name}: ${view.price}, {view.games or 'no games text'}.")
 
 
 @paper.command("packs")
@@ -353,7 +344,7 @@ def paper_packs(ctx: click.Context) -> None:
         views = paper_service.list_packs(st)
     emit(
         ctx,
-        _plain(views),
+        views,
         lambda: (
             "\n".join(
                 f"{v.name:<16} ${v.price:>8}  {v.games}  "
@@ -411,7 +402,7 @@ def paper_sell(
                 manager=manager,
                 reason=reason,
             )
-    emit(ctx, _plain(sale), lambda: _sale_text(sale))
+    emit(ctx, sale, lambda: _sale_text(sale))
 
 
 @paper.command("return")
@@ -423,7 +414,7 @@ def paper_return(ctx: click.Context, receipt: str, operator: str | None) -> None
     """Return a sale's paper to stock (a sale rung in error, paper handed back unplayed)."""
     with state(ctx).open_station() as st:
         sale = paper_service.return_sale(st, receipt, operator=operator)
-    emit(ctx, _plain(sale), lambda: _sale_text(sale))
+    emit(ctx, sale, lambda: _sale_text(sale))
 
 
 @paper.command("stock")
@@ -436,7 +427,7 @@ def paper_stock(ctx: click.Context) -> None:
         lines = paper_service.paper_stock(st)
     emit(
         ctx,
-        _plain(lines),
+        lines,
         lambda: (
             "\n".join(
                 f"{s.series:<10} {s.holder:<10} {s.state:<7} {s.sheets:>6}  {s.first}-{s.last}"
@@ -526,9 +517,13 @@ def bingo_pay(
         )
     emit(
         ctx,
-        _plain(paid),
-        f"Paid ${paid.amount} for game {paid.game} ({paid.title})"
-        + (f" split {', '.join('$' + s for s in paid.shares)}" if len(paid.shares) > 1 else "")
+        paid,
+        f"Paid ${format_amount(paid.amount)} for game {paid.game} ({paid.title})"
+        + (
+            f" split {', '.join('$' + format_amount(s) for s in paid.shares)}"
+            if len(paid.shares) > 1
+            else ""
+        )
         + f": receipt {paid.receipt}.",
     )
 
@@ -575,7 +570,7 @@ def decision_enter(
             manager=manager,
             reason=reason,
         )
-    emit(ctx, _plain(view), lambda: _decision_text(view))
+    emit(ctx, view, lambda: _decision_text(view))
 
 
 @decision.command("fees")
@@ -588,7 +583,7 @@ def decision_fees(ctx: click.Context, game_number: str, cards: str, operator: st
     """Collect a round of fees: the program's fee per card in play per three numbers (G3)."""
     with state(ctx).open_station() as st:
         view = games.decision_fees(st, game=game_number, cards=cards, operator=operator)
-    emit(ctx, _plain(view), lambda: _decision_text(view))
+    emit(ctx, view, lambda: _decision_text(view))
 
 
 @decision.command("announce")
@@ -609,7 +604,7 @@ def decision_announce(
                 bingo_print.announcement_receipt(st, view),
                 f"{st.id}-decision-{view.session}-{view.game}",
             )
-    emit(ctx, _plain(view), view.announcement)
+    emit(ctx, view, view.announcement)
 
 
 @decision.command("show")
@@ -622,7 +617,7 @@ def decision_show(ctx: click.Context, game_number: str, session: str | None) -> 
     """A decision game's entries, fees, prize and retained excess."""
     with state(ctx).open_station() as st:
         view = games.decision_status(st, game=game_number, session=session)
-    emit(ctx, _plain(view), lambda: _decision_text(view))
+    emit(ctx, view, lambda: _decision_text(view))
 
 
 @bingo.group("progressive")
@@ -650,7 +645,7 @@ def progressive_result(
     """Record whether the progressive prize was won within its calls this session."""
     with state(ctx).open_station() as st:
         view = games.progressive_result(st, game=game_number, won=won, operator=operator)
-    emit(ctx, _plain(view), lambda: _progressive_text(view))
+    emit(ctx, view, lambda: _progressive_text(view))
 
 
 @progressive.command("posting")
@@ -670,7 +665,7 @@ def progressive_posting(ctx: click.Context, name: str | None, pdf_file: Path | N
         views = games.progressive_posting(st, name)
         if pdf_file is not None:
             bingo_print.posting_pdf(st, views, pdf_file)
-    emit(ctx, _plain(views), lambda: "\n".join(_progressive_text(v) for v in views))
+    emit(ctx, views, lambda: "\n".join(_progressive_text(v) for v in views))
 
 
 @bingo.group("chest")
@@ -713,7 +708,7 @@ def chest_sell(
             manager=manager,
             reason=reason,
         )
-    emit(ctx, _plain(view), lambda: _chest_text(view))
+    emit(ctx, view, lambda: _chest_text(view))
 
 
 @chest.command("participant")
@@ -745,7 +740,7 @@ def chest_participant(
             manager=manager,
             reason=reason,
         )
-    emit(ctx, _plain(view), lambda: _chest_text(view))
+    emit(ctx, view, lambda: _chest_text(view))
 
 
 @chest.command("show")
@@ -758,7 +753,7 @@ def chest_show(ctx: click.Context, game_number: str, session: str | None) -> Non
     """A treasure chest game's entries sold, its participants, the keys' outcomes and prizes."""
     with state(ctx).open_station() as st:
         view = games.chest_status(st, game=game_number, session=session)
-    emit(ctx, _plain(view), lambda: _chest_text(view))
+    emit(ctx, view, lambda: _chest_text(view))
 
 
 @chest.command("open")
@@ -790,4 +785,4 @@ def chest_open(
             prize=prize,
             operator=operator,
         )
-    emit(ctx, _plain(view), lambda: _chest_text(view))
+    emit(ctx, view, lambda: _chest_text(view))

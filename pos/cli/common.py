@@ -248,14 +248,19 @@ def json_form(value: Any) -> Any:
             found = getattr(value, item.name)
             if found is None and item.metadata.get("optional"):
                 continue
-            cents = item.metadata.get("cents") and found is not None
-            out[item.name] = format_amount(found) if cents else json_form(found)
+            out[item.name] = _amounts(found) if item.metadata.get("cents") else json_form(found)
         return out
     if isinstance(value, list | tuple):
         return [json_form(v) for v in value]
     if isinstance(value, dict):
         return {k: json_form(v) for k, v in value.items()}
     return value
+
+
+def _amounts(cents: int | list[int] | None) -> str | list[str] | None:
+    if cents is None:
+        return None
+    return [format_amount(c) for c in cents] if isinstance(cents, list) else format_amount(cents)
 
 
 def emit(ctx: click.Context, data: Any, human: str | Callable[[], str]) -> None:

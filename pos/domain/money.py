@@ -7,8 +7,8 @@ touches a float. `format_amount` is the exact inverse of `parse_amount` for ever
 from __future__ import annotations
 
 import re
-from dataclasses import field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
 
 MAX_AMOUNT = 100_000_000  # cents: $1,000,000.00, far above any prize or price a hall handles
 MAX_COUNT = 10_000_000
@@ -118,16 +118,12 @@ def dollars(text: str) -> str:
     return format_money(amount_cents(text))
 
 
-def cents_field(*, optional: bool = False) -> Any:
-    """A dataclass field holding integer cents: the front ends' edge (the CLI's JSON) writes it
-    as an amount ("12.50"). `optional`: None is left out there rather than written."""
-    metadata = {"cents": True, "optional": optional}
-    return field(default=None, metadata=metadata) if optional else field(metadata=metadata)
-
-
-def optional_field() -> Any:
-    """A dataclass field that is None when it does not apply, left out of the JSON then."""
-    return field(default=None, metadata={"optional": True})
+#: Metadata of a dataclass field holding integer cents (`field(metadata=CENTS)`): the front
+#: ends' edge (the CLI's JSON) writes it as an amount ("12.50"), a list of cents as a list.
+CENTS: Mapping[str, bool] = MappingProxyType({"cents": True})
+#: ... of a field that is None where it does not apply, and then left out of the JSON.
+OPTIONAL: Mapping[str, bool] = MappingProxyType({"optional": True})
+OPTIONAL_CENTS: Mapping[str, bool] = MappingProxyType({"cents": True, "optional": True})
 
 
 def format_money(cents: int) -> str:

@@ -39,7 +39,7 @@ from typing import Any
 
 from pos.domain.bingo_program import Game, GameKind, decision_pool, progressive_growth, split
 from pos.domain.checks import bingo as bingo_checks
-from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.money import CENTS, format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import bingo_games as games_read
 from pos.ledger.projections import bingo_paper as paper_read
@@ -70,11 +70,11 @@ class PrizeView:
     game: int
     title: str
     kind: str
-    amount: str
-    shares: list[str]
-    reportable: int  # winners whose share needed a W-2G
-    receipt: int
-    event: str
+    amount: int = field(metadata=CENTS)
+    shares: list[int] = field(metadata=CENTS)  # each winner's share, adding up to `amount`
+    reportable: int = 0  # winners whose share needed a W-2G
+    receipt: int = 0
+    event: str = ""
 
 
 @dataclass(frozen=True)
@@ -283,8 +283,8 @@ def pay_prize(
         game=found.number,
         title=found.title,
         kind=found.kind.value,
-        amount=format_amount(cents),
-        shares=[format_amount(s) for s in shares],
+        amount=cents,
+        shares=list(shares),
         reportable=sum(1 for w in winner_bodies if "w2g" in w),
         receipt=number,
         event=f"{event.origin}:{event.seq}",
@@ -297,7 +297,7 @@ class PaidPrize:
     game: int
     title: str
     kind: str
-    amount: str
+    amount: int = field(metadata=CENTS)
     winners: int
     as_regular: bool  # a progressive game played on as a regular game (I6)
     w2g: int  # winners whose share needed a W-2G
@@ -315,7 +315,7 @@ def session_prizes(st: Station, session: str | None = None) -> list[PaidPrize]:
             p.game,
             p.name,
             p.kind,
-            format_amount(p.amount),
+            p.amount,
             p.winners,
             p.as_regular,
             p.reportable,

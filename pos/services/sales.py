@@ -8,16 +8,17 @@ request with no outcome, which the manager sees as an exception, never a silent 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pos.domain import rulebook
 from pos.domain.checks import sales as sale_checks
 from pos.domain.flare import GameType
 from pos.domain.money import (
-    cents_field,
+    CENTS,
+    OPTIONAL,
+    OPTIONAL_CENTS,
     format_amount,
-    optional_field,
     parse_amount,
     parse_count,
 )
@@ -47,18 +48,18 @@ class Sale:
 
     serial: str
     qty: int
-    price: int = cents_field()
-    amount: int = cents_field()
+    price: int = field(metadata=CENTS)
+    amount: int = field(metadata=CENTS)
     receipt: int = 0
     session: str = ""
     buyer: str | None = None
     event: str = ""
-    requested: int | None = optional_field()
-    credit: int | None = cents_field(optional=True)
-    credit_voucher: int | None = optional_field()
-    voucher_paid: int | None = cents_field(optional=True)
-    change: int | None = cents_field(optional=True)
-    change_voucher: int | None = optional_field()
+    requested: int | None = field(default=None, metadata=OPTIONAL)
+    credit: int | None = field(default=None, metadata=OPTIONAL_CENTS)
+    credit_voucher: int | None = field(default=None, metadata=OPTIONAL)
+    voucher_paid: int | None = field(default=None, metadata=OPTIONAL_CENTS)
+    change: int | None = field(default=None, metadata=OPTIONAL_CENTS)
+    change_voucher: int | None = field(default=None, metadata=OPTIONAL)
 
     @property
     def short(self) -> bool:
