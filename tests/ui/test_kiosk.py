@@ -261,7 +261,8 @@ def test_pay_with_a_voucher(demo_hall: Path, open_front: Any) -> None:
     ui.type("voucher-code", qr)
     ui.tap("voucher-buy-A100003-1")
     assert ui.find("result-headline").text == "Sorry, that voucher did not pay"
-    assert ui.find("result-detail").text == "That voucher was already used. Please ask at the booth."
+    detail = ui.find("result-detail").text
+    assert detail == "That voucher was already used. Please ask at the booth."
     assert "result-rule" not in ui.idents()  # the rule is on the staff screens, not here
     ui.shot("kiosk-voucher-refused")
     ui.tap("result-done")
