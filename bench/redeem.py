@@ -249,7 +249,7 @@ class History:
             return
         paid = winners.redeem(self.st, f"{deal.serial}/{ticket}/{tier}", operator=SELLER)
         if tier == TIER:
-            made = _body(self.st, paid["event"])
+            made = _body(self.st, paid.event)
             if deal.payment is not None:
                 copy = {**deal.payment, "ticket": ticket, "receipt": made["receipt"]}
                 _check_copy("WinnerRedeemed", copy, made)
@@ -322,12 +322,12 @@ class Redeemer:
         self.tickets = itertools.count(FRESH_FROM)
         self.calls = 0
 
-    def __call__(self) -> dict[str, Any]:
+    def __call__(self) -> winners.Payout:
         self.calls += 1
         code = f"{SERIAL}/{next(self.tickets):06d}/{TIER}"
         return winners.redeem(self.st, code, operator=SELLER)
 
-    def sell(self) -> dict[str, Any]:
+    def sell(self) -> sales.Sale:
         return sales.sell(self.st, SERIAL, qty=1, operator=SELLER)
 
     def paid_fresh(self) -> int:
@@ -344,7 +344,7 @@ class Redeemer:
 def check_first(redeemer: Redeemer) -> None:
     """One redemption before the timings: it must pay, and say so."""
     result = redeemer()
-    if (result["pay"], result["say"]) != (f"{TIER // 100}.{TIER % 100:02d}", "PUNCH NOW"):
+    if (result.pay, result.say) != (TIER, "PUNCH NOW"):
         raise RuntimeError(f"a fresh BENCH5 ticket did not pay: {result}")
 
 

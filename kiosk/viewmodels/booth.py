@@ -386,15 +386,15 @@ def redeem(st: Station, code: str, operator: str) -> Outcome:
     def run() -> Outcome:
         if winners.second_scan_confirms_punch(st, code, operator=operator):
             return _punched(winners.confirm_punch(st, code, operator=operator, how="scan"))
-        result = winners.redeem(st, code, operator=operator)
-        ticket = f"{result['serial']}/{result['ticket']}" if result["ticket"] else result["serial"]
+        paid = winners.redeem(st, code, operator=operator)
+        ticket = f"{paid.serial}/{paid.ticket}" if paid.ticket else paid.serial
         return Outcome(
             True,
-            f"PAY {money(cents(result['pay']))}",
-            f"Ticket {ticket} · receipt #{result['receipt']} · tap Punched once punched",
+            f"PAY {money(paid.pay)}",
+            f"Ticket {ticket} · receipt #{paid.receipt} · tap Punched once punched",
             OK,
-            shout=result["say"],
-            data=(("receipt", result["receipt"]), ("code", ticket)),
+            shout=paid.say,
+            data=(("receipt", paid.receipt), ("code", ticket)),
         )
 
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 import json
@@ -15,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from pos.cli.adapters import load_receipt_printer
-from pos.domain.money import format_amount
+from pos.domain.money import json_form
 from pos.errors import BoothError
 from pos.ledger import requests
 from pos.services import money_path, receipts
@@ -236,31 +235,6 @@ def buyer_options(func: F) -> F:
 
 def state(ctx: click.Context) -> CliState:
     return ctx.ensure_object(CliState)
-
-
-def json_form(value: Any) -> Any:
-    """A service's result as the CLI's JSON says it: a dataclass as an object, its cents fields
-    as amounts ("12.50"), an optional field left out when None. Money is formatted here, at
-    the edge, and nowhere before."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        for item in dataclasses.fields(value):
-            found = getattr(value, item.name)
-            if found is None and item.metadata.get("optional"):
-                continue
-            out[item.name] = _amounts(found) if item.metadata.get("cents") else json_form(found)
-        return out
-    if isinstance(value, list | tuple):
-        return [json_form(v) for v in value]
-    if isinstance(value, dict):
-        return {k: json_form(v) for k, v in value.items()}
-    return value
-
-
-def _amounts(cents: int | list[int] | None) -> str | list[str] | None:
-    if cents is None:
-        return None
-    return [format_amount(c) for c in cents] if isinstance(cents, list) else format_amount(cents)
 
 
 def emit(ctx: click.Context, data: Any, human: str | Callable[[], str]) -> None:

@@ -16,18 +16,19 @@ from pos.cli.common import (
     state,
     winner_options,
 )
+from pos.domain.money import format_amount
 from pos.errors import BadInput
 from pos.services import seals, winners
 from pos.services.w2g import Winner
 
 
-def _punch(result: dict[str, Any]) -> str:
+def _punch(result: winners.Payout) -> str:
     return (
-        f"PAY ${result['pay']}  --  {result['say']}\n{result['serial']}"
-        + (f"/{result['ticket']}" if result.get("ticket") else "")
-        + (f"  receipt {result['receipt']}" if result.get("receipt") else "")
-        + ("" if result.get("punched") else "\nconfirm the punch: booth punch CODE")
-        + (f"\nflagged for the manager: {result['flagged']}" if result.get("flagged") else "")
+        f"PAY ${format_amount(result.pay)}  --  {result.say}\n{result.serial}"
+        + (f"/{result.ticket}" if result.ticket else "")
+        + (f"  receipt {result.receipt}" if result.receipt else "")
+        + ("" if result.punched else "\nconfirm the punch: booth punch CODE")
+        + (f"\nflagged for the manager: {result.flagged}" if result.flagged else "")
     )
 
 

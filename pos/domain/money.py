@@ -6,9 +6,11 @@ touches a float. `format_amount` is the exact inverse of `parse_amount` for ever
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 MAX_AMOUNT = 100_000_000  # cents: $1,000,000.00, far above any prize or price a hall handles
 MAX_COUNT = 10_000_000
@@ -161,3 +163,28 @@ def parse_count(
     if number > maximum:
         raise InvalidCount(field, f"{_shown(value)} is above the largest allowed, {maximum:,}")
     return number
+
+
+def json_form(value: Any) -> Any:
+    """A typed result as a front end's JSON says it (the CLI's, a scan's): a dataclass as an
+    object, its CENTS fields as amounts ("12.50"), an OPTIONAL field left out when None. The
+    front ends format money here, and nowhere before."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for item in dataclasses.fields(value):
+            found = getattr(value, item.name)
+            if found is None and item.metadata.get("optional"):
+                continue
+            out[item.name] = _amounts(found) if item.metadata.get("cents") else json_form(found)
+        return out
+    if isinstance(value, list | tuple):
+        return [json_form(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_form(v) for k, v in value.items()}
+    return value
+
+
+def _amounts(cents: int | list[int] | None) -> str | list[str] | None:
+    if cents is None:
+        return None
+    return [format_amount(c) for c in cents] if isinstance(cents, list) else format_amount(cents)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pos.domain import aamva, ticket_code
+from pos.domain.money import format_money, json_form
 from pos.errors import BoothError, RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import hall as hall_read
@@ -60,12 +61,12 @@ def handle_scan(st: Station, text: str, *, operator: str | None) -> dict[str, An
                 "message": f"PUNCHED {punched['punched']}: confirmed, pays nothing",
                 **punched,
             }
-        result = winners.redeem(st, text, operator=operator)
+        paid = winners.redeem(st, text, operator=operator)
         return {
             "ok": True,
             "action": "redeem",
-            "message": f"PAY ${result['pay']}  --  PUNCH NOW",
-            **result,
+            "message": f"PAY {format_money(paid.pay)}  --  PUNCH NOW",
+            **json_form(paid),
         }
     except RuleRefused as refusal:
         return {

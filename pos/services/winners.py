@@ -7,6 +7,7 @@ recorded as an ExceptionFlagged event first, in its own transaction, then raised
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ from pos.domain.checks import of_decision
 from pos.domain.checks import winners as winner_checks
 from pos.domain.flare import Flare, GameType
 from pos.domain.hlc import Stamp, local_minute
-from pos.domain.money import format_amount, parse_amount
+from pos.domain.money import CENTS, format_amount, parse_amount
 from pos.domain.ticket_code import TicketCode
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import deals as deals_read
@@ -29,6 +30,22 @@ from pos.services.numbering import next_receipt_number
 from pos.services.players import resolve_buyer
 from pos.services.station import Station
 from pos.services.w2g import Winner, identity_for
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A winning ticket paid: what to pay (cents) and what to say (PUNCH NOW)."""
+
+    pay: int = field(metadata=CENTS)
+    say: str = "PUNCH NOW"
+    serial: str = ""
+    ticket: str | None = None
+    receipt: int = 0
+    session: str = ""
+    w2g: bool = False  # the winner's W-2G data was recorded, sealed
+    punched: bool = False  # the punch was confirmed with the payment (C2)
+    flagged: str | None = None  # what the manager was told of (many winners of one player)
+    event: str = ""
 
 
 def decode_code(text: str) -> TicketCode:
@@ -127,7 +144,7 @@ def redeem(
     player: str | None = None,
     winner: Winner | None = None,
     punched: bool = False,
-) -> dict[str, Any]:
+) -> Payout:
     """Pay a winning ticket: PUNCH NOW. Refused (exit 1) with the rule when it must not pay.
     `punched`: the redeemer confirms at once that the ticket was punched (C2)."""
     code = decode_code(code_text)
@@ -212,18 +229,18 @@ def redeem(
         with st.ledger.transaction():
             _flag(st, flagged.kind, code, flagged.detail, redeemer.badge, presenter)
         refuse(flagged.refusal(str(code)))
-    return {
-        "pay": format_amount(amount),
-        "say": "PAID, PUNCHED" if punched else "PUNCH NOW",
-        "serial": code.serial,
-        "ticket": code.ticket,
-        "receipt": body["receipt"],
-        "session": session_id,
-        "w2g": "w2g" in body,
-        "punched": punched,
-        "flagged": noted,
-        "event": f"{event.origin}:{event.seq}",
-    }
+    return Payout(
+        pay=amount,
+        say="PAID, PUNCHED" if punched else "PUNCH NOW",
+        serial=code.serial,
+        ticket=code.ticket,
+        receipt=body["receipt"],
+        session=session_id,
+        w2g="w2g" in body,
+        punched=punched,
+        flagged=noted,
+        event=f"{event.origin}:{event.seq}",
+    )
 
 
 def _punch(st: Station, origin: str, seq: int, code: TicketCode, *, how: str, by: str) -> Any:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pos.domain.money import json_form
 from pos.errors import BoothError, RuleRefused
 from pos.ledger.verify import verify
 from pos.services import sales, winners
@@ -36,7 +37,7 @@ def _option(argv: list[str], *names: str) -> str | None:
 
 def _redeem(st: Station, code: str) -> dict[str, Any]:
     try:
-        return {"redeemed": winners.redeem(st, code, operator="S1")}
+        return {"redeemed": json_form(winners.redeem(st, code, operator="S1"))}
     except RuleRefused as refusal:
         return {"refused": refusal.rule, "message": refusal.message}
     except BoothError as error:
