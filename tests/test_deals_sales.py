@@ -439,7 +439,7 @@ def test_a_voucher_that_does_not_cover_or_is_not_on_file_pays_nothing(
         from pos.services import receipts, vouchers
 
         issued = vouchers.issue_voucher(st, "20.00", reason="cash", operator="S1")
-        elsewhere = receipts.receipt(st, st.id, issued["voucher"]).qr
+        elsewhere = receipts.receipt(st, st.id, issued.voucher).qr
     unknown = kiosk("sell", "A123456", "--qty", "1", "--buyer", "C-ADULT", "--voucher", elsewhere)
     refused(unknown, "VOUCHER")
     assert "not on file" in unknown.stderr

@@ -124,7 +124,7 @@ def test_vouchers_pay_once_for_their_amount(selling: Hall, tmp_path: Path) -> No
     other_dir = _second_station(selling, tmp_path)
     with Station(selling.directory, environ=ENVIRON) as st:
         issued = vouchers.issue_voucher(st, "20.00", reason="cash", operator="S1")
-        code = receipts.receipt(st, st.id, issued["voucher"]).qr
+        code = receipts.receipt(st, st.id, issued.voucher).qr
         assert code is not None
     with Station(other_dir, environ=ENVIRON) as other:
         with pytest.raises(RuleRefused, match="not on file"):
@@ -132,6 +132,6 @@ def test_vouchers_pay_once_for_their_amount(selling: Hall, tmp_path: Path) -> No
         with Station(selling.directory, environ=ENVIRON) as manager:
             pull(manager.ledger, other.ledger)
         paid = vouchers.redeem_voucher(other, code, operator="S1")
-        assert paid["paid"] == "20.00"
+        assert paid.paid == 2000
         with pytest.raises(RuleRefused, match="already paid"):
             vouchers.redeem_voucher(other, code, operator="S1")

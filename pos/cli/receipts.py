@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
+from pos.domain.money import format_money
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices, receipts, vouchers
 from pos.services.outputs import replacing
@@ -183,7 +184,7 @@ def voucher_issue(ctx: click.Context, amount: str, operator: str | None) -> None
     """Issue a voucher for cash taken in."""
     with state(ctx).open_station() as st:
         result = vouchers.issue_voucher(st, amount, reason="cash", operator=operator)
-    emit(ctx, result, f"Voucher #{result['voucher']} for ${result['amount']}.")
+    emit(ctx, result, f"Voucher #{result.voucher} for {format_money(result.amount)}.")
 
 
 @voucher.command("redeem")
@@ -198,5 +199,5 @@ def voucher_redeem(ctx: click.Context, code: str, operator: str | None) -> None:
     emit(
         ctx,
         result,
-        f"PAY ${result['paid']} for voucher #{result['voucher']} of {result['station']}.",
+        f"PAY {format_money(result.paid)} for voucher #{result.voucher} of {result.station}.",
     )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
 from pos.domain.checks import vouchers as voucher_checks
-from pos.domain.money import format_amount
+from pos.domain.money import CENTS
 from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
@@ -17,7 +17,26 @@ from pos.services.receipts import verify_payload
 from pos.services.station import Station
 
 
-def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class VoucherIssued:
+    """A voucher issued: its number (its receipt's), the station, its value in cents."""
+
+    voucher: int
+    station: str
+    amount: int = field(metadata=CENTS)
+
+
+@dataclass(frozen=True)
+class VoucherPaid:
+    """A voucher paid out, once: its value in cents, which voucher, and the payout's receipt."""
+
+    paid: int = field(metadata=CENTS)
+    voucher: int = 0
+    station: str = ""
+    receipt: int = 0
+
+
+def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None) -> VoucherIssued:
     by = st.operator(operator, "seller")
     with checked_input("amount"):
         cents = parse_typed_amount(amount, "amount")
@@ -27,7 +46,7 @@ def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None
         st.append(
             "VoucherIssued", {"amount": cents, "reason": reason, "by": by.badge, "receipt": number}
         )
-    return {"voucher": number, "station": st.id, "amount": format_amount(cents)}
+    return VoucherIssued(number, st.id, cents)
 
 
 def issue_credit_voucher(st: Station, cents: int, *, reason: str) -> int:
@@ -66,7 +85,7 @@ def voucher_amount_on_file(st: Station, station: str, number: int, printed: str)
     return int(held.amount)
 
 
-def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str, Any]:
+def redeem_voucher(st: Station, code: str, *, operator: str | None) -> VoucherPaid:
     """Pay a voucher from its QR code, once. Refused when it is already paid, not on file here
     (it cannot be checked, so it is not paid), or of another amount than was issued."""
     by = st.operator(operator, "seller", "redeemer")
@@ -85,9 +104,4 @@ def redeem_voucher(st: Station, code: str, *, operator: str | None) -> dict[str,
                 "receipt": receipt,
             },
         )
-    return {
-        "paid": format_amount(amount),
-        "voucher": number,
-        "station": station,
-        "receipt": receipt,
-    }
+    return VoucherPaid(amount, number, station, receipt)

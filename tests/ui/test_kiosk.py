@@ -223,7 +223,7 @@ def _voucher(hall: Path, amount: str) -> str:
     """A voucher issued at the booth, synced to the kiosk: its QR text."""
     with Station(hall / "booth-1", clock=FixedClock(NOW)) as booth:
         issued = vouchers.issue_voucher(booth, amount, reason="cash", operator="S200")
-        qr = receipts.receipt(booth, booth.id, issued["voucher"]).qr
+        qr = receipts.receipt(booth, booth.id, issued.voucher).qr
         with Station(hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk:
             pull(booth.ledger, kiosk.ledger)
     assert qr is not None

@@ -201,7 +201,7 @@ def test_a_player_walks_away_with_credit(demo_hall: Path, open_front: Any) -> No
     ):
         pull(kiosk.ledger, booth.ledger)
         paid = vouchers.redeem_voucher(booth, qr, operator="S200")
-    assert paid["paid"] == "3.00"
+    assert paid.paid == 300
 
 
 def _until(ui: Driver, ident: str, text: str, timeout: float = 10.0) -> None:

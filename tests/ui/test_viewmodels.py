@@ -284,7 +284,7 @@ def test_kiosk_pays_with_a_voucher(demo_hall: Path) -> None:
     clock = FixedClock(NOW)
     with Station(demo_hall / "booth-1", clock=clock) as booth:
         issued = vouchers.issue_voucher(booth, "5.00", reason="cash", operator="S200")
-        qr = receipts.receipt(booth, booth.id, issued["voucher"]).qr
+        qr = receipts.receipt(booth, booth.id, issued.voucher).qr
         assert qr is not None
         with Station(demo_hall / "kiosk-1", clock=clock) as kiosk:
             pull(booth.ledger, kiosk.ledger)
