@@ -178,16 +178,15 @@ def sell_item(
         who = buyer.strip() or None
         if item.kind == "raffle":
             sold = raffle.sell(st, item.name, qty=count, buyer=who, operator=operator)
-            numbers = ", ".join(t["number"] for t in sold["tickets"])
-            receipts = ", ".join(f"#{t['receipt']}" for t in sold["tickets"])
+            numbers = ", ".join(t.number for t in sold.tickets)
+            receipts = ", ".join(f"#{t.receipt}" for t in sold.tickets)
             plural = "s" if count > 1 else ""
             return Outcome(
                 True,
                 f"SOLD {count} × RAFFLE {item.name}",
-                f"{money(cents(sold['amount']))} · ticket{plural} {numbers} · "
-                f"receipt{plural} {receipts}",
+                f"{money(sold.amount)} · ticket{plural} {numbers} · receipt{plural} {receipts}",
                 OK,
-                data=(("tickets", tuple(t["number"] for t in sold["tickets"])),),
+                data=(("tickets", tuple(t.number for t in sold.tickets)),),
             )
         if item.kind == "pack":
             sale = bingo_paper.sell_pack(st, item.name, qty=count, buyer=who, operator=operator)

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state, winner_options
+from pos.domain.money import format_money
 from pos.services import raffle as raffle_service
 from pos.services.w2g import Winner
 
@@ -91,9 +92,9 @@ def raffle_sell(
         ctx,
         result,
         lambda: (
-            f"Sold {result['qty']} x {result['raffle']} ({result['name']}) for "
-            f"${result['amount']}: tickets "
-            + ", ".join(f"{t['number']} (receipt {t['receipt']})" for t in result["tickets"])
+            f"Sold {result.qty} x {result.raffle} ({result.name}) for "
+            f"{format_money(result.amount)}: tickets "
+            + ", ".join(f"{t.number} (receipt {t.receipt})" for t in result.tickets)
         ),
     )
 

@@ -10,13 +10,14 @@ for the manager as an ExceptionFlagged event first, in its own transaction, then
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from pos.domain import raffle as raffle_domain
 from pos.domain.checks import Refusal
 from pos.domain.checks import raffle as raffle_checks
-from pos.domain.money import InvalidCount, format_amount, parse_count
+from pos.domain.money import CENTS, InvalidCount, format_amount, parse_count
 from pos.domain.raffle import InvalidRaffle, Prize, Terms, ordinal
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import prizes as prizes_read
@@ -158,6 +159,25 @@ def list_raffles(st: Station) -> list[dict[str, Any]]:
 # --- tickets ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RaffleTicket:
+    ticket: int
+    number: str  # as printed: "000007"
+    receipt: int
+
+
+@dataclass(frozen=True)
+class RaffleSale:
+    """Raffle tickets sold, each its own receipt; price and amount in cents."""
+
+    raffle: str
+    name: str
+    qty: int
+    price: int = field(metadata=CENTS)
+    amount: int = field(metadata=CENTS)
+    tickets: list[RaffleTicket] = field(default_factory=list)
+
+
 def sell(
     st: Station,
     raffle_text: str,
@@ -165,13 +185,13 @@ def sell(
     qty: object = 1,
     buyer: str | None = None,
     operator: str | None,
-) -> dict[str, Any]:
+) -> RaffleSale:
     """Sell `qty` numbered tickets of a raffle held here: each its own receipt, printed as the
     stub and the buyer's part with the same number (F1), before the stubs go in."""
     raffle_id = _id(raffle_text)
     count = _count(qty, "qty", maximum=MAX_QTY)
     seller = st.operator(operator, "seller")
-    tickets: list[dict[str, Any]] = []
+    tickets: list[RaffleTicket] = []
     with refusals_recorded(st), st.ledger.transaction():
         found = _raffle(st, raffle_id)
         refuse(raffle_checks.held_here(raffle_id, holder=found["holder"], here=st.id))
@@ -205,17 +225,8 @@ def sell(
                     "buyer": person.code if person else None,
                 },
             )
-            tickets.append(
-                {"ticket": number, "number": raffle_domain.ticket_label(number), "receipt": receipt}
-            )
-    return {
-        "raffle": raffle_id,
-        "name": found["name"],
-        "qty": count,
-        "price": format_amount(price),
-        "amount": format_amount(price * count),
-        "tickets": tickets,
-    }
+            tickets.append(RaffleTicket(number, raffle_domain.ticket_label(number), receipt))
+    return RaffleSale(raffle_id, found["name"], count, price, price * count, tickets)
 
 
 def void_ticket(

@@ -42,7 +42,7 @@ def raffle_night(hall: Path) -> dict[int, int]:
         raffle.create(st, quilt, operator="M100")
         sold = raffle.sell(st, "QUILT26", qty=5, operator="S200")
         raffle.void_ticket(st, "QUILT26", 3, reason="rung in error", operator="M100")
-    return {int(t["ticket"]): int(t["receipt"]) for t in sold["tickets"]}
+    return {t.ticket: t.receipt for t in sold.tickets}
 
 
 def _ticket_code(ui: Driver, receipt: int) -> str:
