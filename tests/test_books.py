@@ -226,7 +226,7 @@ def quarter_hall(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                 devices_rental.rent(m, faces="12", games="10", operator="S1") for _ in range(rented)
             ]
             for rental in rentals:
-                devices_rental.return_device(m, rental["device"], operator="S1")
+                devices_rental.return_device(m, rental.device, operator="S1")
             expected = sold * 100 + rented * 1500 - paid * 500
             counted = expected - (SHORT if game_date == "2026-08-14" else 0)
             # blind: S1 counts and only then is told what the ledger expected

@@ -500,11 +500,11 @@ def rent(st: Station, package: PackageVM, buyer: str | None, operator: str | Non
         )
         return Outcome(
             True,
-            f"DEVICE {result['device']}",
-            f"{result['faces']} faces × {result['games']} · {money(cents(result['amount']))}"
-            f" · receipt #{result['receipt']}",
+            f"DEVICE {result.device}",
+            f"{result.faces} faces × {result.games} · {money(result.amount)}"
+            f" · receipt #{result.receipt}",
             OK,
-            data=(("device", result["device"]), ("receipt", result["receipt"])),
+            data=(("device", result.device), ("receipt", result.receipt)),
         )
 
     return attempt(run, "Rental refused")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from kiosk.i18n import _
 from kiosk.viewmodels.booth import BinVM, PackageVM, bins_here, session_text
@@ -25,7 +24,16 @@ from pos.domain.flare import GameType
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
 from pos.errors import BoothError
-from pos.services import eligibility, kiosk_cash, players, sales, sessions, settings, winners
+from pos.services import (
+    devices_rental,
+    eligibility,
+    kiosk_cash,
+    players,
+    sales,
+    sessions,
+    settings,
+    winners,
+)
 from pos.services.deals import deal_flare
 from pos.services.ports import Dispenser
 from pos.services.settings import HOUSE_RULES, rulebook_settings
@@ -348,20 +356,20 @@ def _pay_vm(
     )
 
 
-def rented(result: dict[str, Any]) -> Outcome:
-    games = _("game") if int(result["games"]) == 1 else _("games")
+def rented(result: devices_rental.Rental) -> Outcome:
+    games = _("game") if result.games == 1 else _("games")
     return Outcome(
         True,
-        _("DEVICE {device}").format(device=result["device"]),
+        _("DEVICE {device}").format(device=result.device),
         _("{faces} faces × {games} {word} · {amount} · receipt #{receipt}").format(
-            faces=result["faces"],
-            games=result["games"],
+            faces=result.faces,
+            games=result.games,
             word=games,
-            amount=money(cents(result["amount"])),
-            receipt=result["receipt"],
+            amount=money(result.amount),
+            receipt=result.receipt,
         ),
         OK,
-        data=(("device", result["device"]), ("receipt", result["receipt"])),
+        data=(("device", result.device), ("receipt", result.receipt)),
     )
 
 

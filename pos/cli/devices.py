@@ -16,6 +16,7 @@ from pos.cli.common import (
     reads,
     state,
 )
+from pos.domain.money import format_money
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices_rental as rental
 from pos.services.ports import PrinterFault
@@ -214,6 +215,6 @@ def rent(
     emit(
         ctx,
         result,
-        f"Device {result['device']}: {result['faces']} faces x {result['games']} "
-        f"games, ${result['amount']}; receipt {result['receipt']}.",
+        f"Device {result.device}: {result.faces} faces x {result.games} "
+        f"games, {format_money(result.amount)}; receipt {result.receipt}.",
     )

@@ -3,12 +3,13 @@ game, rule D for the session, loaded only on the hall's premises, every E.1.e re
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from pos.domain import bingo
 from pos.domain.checks import Refusal
 from pos.domain.checks import devices as device_checks
-from pos.domain.money import format_amount, parse_count
+from pos.domain.money import CENTS, format_amount, parse_count
 from pos.domain.receipt import Receipt
 from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, NotFound, refuse
@@ -119,6 +120,19 @@ def _next_free_device(st: Station) -> str:
     return device
 
 
+@dataclass(frozen=True)
+class Rental:
+    """A device rented: which, its receipt, the faces and games loaded, the price in cents."""
+
+    device: str
+    receipt: int
+    faces: int
+    games: int
+    amount: int = field(metadata=CENTS)
+    first_face: int = 0
+    event: str = ""
+
+
 def rent(
     st: Station,
     *,
@@ -129,7 +143,7 @@ def rent(
     manager: str | None = None,
     reason: str | None = None,
     credit: int | None = None,
-) -> dict[str, Any]:
+) -> Rental:
     """Rent the next free device. At a kiosk, `credit` (the cents the player put in) pays."""
     with checked_input():
         count = parse_count(faces, "faces", maximum=10_000)
@@ -171,15 +185,7 @@ def rent(
                 )
             body["paid_credit"] = price
         event = st.append("DeviceRented", body)
-    return {
-        "device": device,
-        "receipt": number,
-        "faces": count,
-        "games": rounds,
-        "amount": format_amount(price),
-        "first_face": first_face,
-        "event": f"{event.origin}:{event.seq}",
-    }
+    return Rental(device, number, count, rounds, price, first_face, f"{event.origin}:{event.seq}")
 
 
 def _on_premises(st: Station) -> None:

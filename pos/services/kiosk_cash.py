@@ -167,7 +167,7 @@ def sell_from_credit(st: Station, purchase: Purchase, dispenser: Dispenser | Non
     return sales.kiosk_dispense(st, request, dispenser)
 
 
-def rent_from_credit(st: Station, purchase: Purchase) -> dict[str, Any]:
+def rent_from_credit(st: Station, purchase: Purchase) -> devices_rental.Rental:
     """A device rental the credit covers: recorded and paid in one transaction (nothing is
     handed out before it is on the record)."""
     return devices_rental.rent(
