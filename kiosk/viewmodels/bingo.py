@@ -150,7 +150,7 @@ def _pack_item(pack: bingo_paper.PackView, stock: dict[str, int]) -> SaleItemVM:
     )
     games = f"{pack.games} · " if pack.games else ""
     return SaleItemVM(
-        "pack", pack.name, money(cents(pack.price)), f"{games}{inside} · {left:,} packs here"
+        "pack", pack.name, money(pack.price), f"{games}{inside} · {left:,} packs here"
     )
 
 
@@ -195,7 +195,7 @@ def sell_item(
         return Outcome(
             True,
             f"SOLD {sale.qty} × {sale.what}",
-            f"{money(cents(sale.amount))} · receipt #{sale.receipt} · audit "
+            f"{money(sale.amount)} · receipt #{sale.receipt} · audit "
             + ", ".join(sale.audit_numbers),
             OK,
             data=(("receipt", sale.receipt), ("audit", tuple(sale.audit_numbers))),

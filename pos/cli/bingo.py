@@ -20,7 +20,7 @@ from pos.cli.common import (
     state,
     winner_options,
 )
-from pos.domain.money import format_amount
+from pos.domain.money import format_amount, format_money
 from pos.domain.receipt import Receipt
 from pos.errors import BadInput, HardwareFailure
 from pos.services import bingo_games as games
@@ -210,8 +210,8 @@ def paper() -> None:
 def _sale_text(sale: paper_service.SaleView) -> str:
     head = "Returned" if sale.returned else "Sold"
     return (
-        f"{head} {sale.qty} x {sale.what} for ${sale.amount} (receipt {sale.receipt}, session "
-        f"{sale.session}): " + ", ".join(sale.audit_numbers)
+        f"{head} {sale.qty} x {sale.what} for {format_money(sale.amount)} (receipt "
+        f"{sale.receipt}, session {sale.session}): " + ", ".join(sale.audit_numbers)
     )
 
 
@@ -331,7 +331,9 @@ def paper_pack(
         view = paper_service.define_pack(
             st, name, price=price, items=parsed, games=games, operator=operator
         )
-    emit(ctx, view, f"Pack {view.name}: ${view.price}, {view.games or 'no games text'}.")
+    emit(
+        ctx, view, f"Pack {view.name}: {format_money(view.price)}, {view.games or 'no games text'}."
+    )
 
 
 @paper.command("packs")

@@ -25,11 +25,11 @@ Every sale records the audit numbers that went to the buyer (the lowest in stock
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pos.domain.checks import bingo as bingo_checks
-from pos.domain.money import format_amount, parse_amount, parse_count
+from pos.domain.money import CENTS, format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import bingo_paper as paper_read
 from pos.services.bingo_program import program_in_effect
@@ -58,9 +58,9 @@ class PaperLot:
 @dataclass(frozen=True)
 class PackView:
     name: str
-    price: str
-    games: str
-    items: list[dict[str, Any]]
+    price: int = field(metadata=CENTS)
+    games: str = ""
+    items: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,10 @@ class SaleView:
     session: str
     what: str  # "pack NAME" or "paper SERIES"
     qty: int
-    price: str
-    amount: str
-    buyer: str | None
-    audit_numbers: list[str]  # "SERIES first-last"
+    price: int = field(metadata=CENTS)
+    amount: int = field(metadata=CENTS)
+    buyer: str | None = None
+    audit_numbers: list[str] = field(default_factory=list)  # "SERIES first-last"
     returned: bool = False
 
 
@@ -305,14 +305,11 @@ def define_pack(
                 "by": by.badge,
             },
         )
-    return PackView(label, format_amount(cents), games.strip(), contents)
+    return PackView(label, cents, games.strip(), contents)
 
 
 def list_packs(st: Station) -> list[PackView]:
-    return [
-        PackView(p.name, format_amount(p.price), p.games, p.items)
-        for p in paper_read.packs(st.ledger.conn)
-    ]
+    return [PackView(p.name, p.price, p.games, p.items) for p in paper_read.packs(st.ledger.conn)]
 
 
 def _take(st: Station, series: str, count: int) -> list[dict[str, Any]]:
@@ -328,8 +325,8 @@ def _sale_view(st: Station, body: dict[str, Any], what: str) -> SaleView:
         session=body["session"],
         what=what,
         qty=body["qty"],
-        price=format_amount(body["price"]),
-        amount=format_amount(body["amount"]),
+        price=body["price"],
+        amount=body["amount"],
         buyer=body.get("buyer"),
         audit_numbers=[
             f"{s['series']} {s['first']}-{s['last']}"
@@ -526,8 +523,8 @@ def sales(st: Station, sessions: list[str]) -> list[SaleView]:
             session=s.session,
             what=f"pack {s.pack}" if s.pack else f"paper {s.series}",
             qty=s.qty,
-            price=format_amount(s.price),
-            amount=format_amount(s.amount),
+            price=s.price,
+            amount=s.amount,
             buyer=s.buyer,
             audit_numbers=[f"{i['series']} {i['first']}-{i['last']}" for i in s.sheets],
             returned=s.returned,
