@@ -443,8 +443,8 @@ def void_sale(st: Station, receipt: str, reason: str, operator: str) -> Outcome:
         return Outcome(
             True,
             "SALE VOIDED",
-            f"Receipt #{result['receipt']}: {result['qty']} × {result['serial']}, "
-            f"{money(cents(result['amount']))} back",
+            f"Receipt #{result.receipt}: {result.qty} × {result.serial}, "
+            f"{money(result.amount)} back",
             INFO,
         )
 

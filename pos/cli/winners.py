@@ -16,7 +16,7 @@ from pos.cli.common import (
     state,
     winner_options,
 )
-from pos.domain.money import format_amount
+from pos.domain.money import format_amount, format_money
 from pos.errors import BadInput
 from pos.services import seals, winners
 from pos.services.w2g import Winner
@@ -87,16 +87,18 @@ def void(
         raise BadInput("code", "give a ticket code or --sale RECEIPT (one of them)")
     with state(ctx).open_station() as st:
         if receipt is not None:
-            result = winners.void_sale(st, receipt, reason=reason, operator=operator)
-            text = (
-                f"Voided sale {receipt}: {result['qty']} x {result['serial']}, "
-                f"${result['amount']} back."
-            )
+            voided = winners.void_sale(st, receipt, reason=reason, operator=operator)
         else:
             assert code is not None
             result = winners.void_ticket(st, code, reason=reason, operator=operator)
-            text = f"Voided ticket {result['voided']}: it will never pay."
-    emit(ctx, result, text)
+    if receipt is not None:
+        text = (
+            f"Voided sale {receipt}: {voided.qty} x {voided.serial}, "
+            f"{format_money(voided.amount)} back."
+        )
+        emit(ctx, voided, text)
+    else:
+        emit(ctx, result, f"Voided ticket {result['voided']}: it will never pay.")
 
 
 @click.command()

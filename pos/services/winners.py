@@ -353,7 +353,18 @@ def void_ticket(
     return {"voided": str(code), "reason": reason.strip(), "event": f"{event.origin}:{event.seq}"}
 
 
-def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SaleVoid:
+    """A sale voided: its receipt, what it sold, and the cents given back."""
+
+    receipt: int
+    serial: str
+    qty: int
+    amount: int = field(metadata=CENTS)
+    event: str = ""
+
+
+def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -> SaleVoid:
     """A sale rung in error is voided by a manager: the tickets go back, the money comes off."""
     by = st.operator(operator, "manager")
     if not reason.strip():
@@ -376,13 +387,7 @@ def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -
                 "by": by.badge,
             },
         )
-    return {
-        "receipt": receipt,
-        "serial": row[0],
-        "qty": row[1],
-        "amount": format_amount(row[2]),
-        "event": f"{event.origin}:{event.seq}",
-    }
+    return SaleVoid(receipt, row[0], row[1], row[2], f"{event.origin}:{event.seq}")
 
 
 def check_ticket(st: Station, code_text: str, *, tier: str | None = None) -> dict[str, Any]:
