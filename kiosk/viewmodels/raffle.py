@@ -337,9 +337,9 @@ def claim(
         )
         return Outcome(
             True,
-            f"{ordinal(done['place']).upper()} PRIZE CLAIMED",
-            f"Ticket {done['ticket']}: hand over the {done['prize']} "
-            f"({money(cents(done['value']))})" + (" · W-2G data recorded" if done["w2g"] else ""),
+            f"{ordinal(done.place).upper()} PRIZE CLAIMED",
+            f"Ticket {done.ticket}: hand over the {done.prize} "
+            f"({money(done.value)})" + (" · W-2G data recorded" if done.w2g else ""),
             OK,
         )
 

@@ -200,9 +200,8 @@ def raffle_claim(
     emit(
         ctx,
         result,
-        f"{result['raffle']} prize {result['place']} ({result['prize']}, ${result['value']}) "
-        f"claimed by ticket {result['ticket']}"
-        + (" - W-2G data recorded" if result["w2g"] else ""),
+        f"{result.raffle} prize {result.place} ({result.prize}, {format_money(result.value)}) "
+        f"claimed by ticket {result.ticket}" + (" - W-2G data recorded" if result.w2g else ""),
     )
 
 

@@ -178,6 +178,21 @@ class RaffleSale:
     tickets: list[RaffleTicket] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class RaffleClaim:
+    """A raffle prize handed to its winner, once: its fair market value in cents."""
+
+    raffle: str
+    place: int
+    prize: str
+    value: int = field(metadata=CENTS)
+    ticket: str = ""  # as printed: "000007"
+    w2g: bool = False  # the winner's W-2G data was recorded, sealed
+    presented: bool = False  # the buyer's part was presented and checked
+    by: str = ""
+    event: str = ""
+
+
 def sell(
     st: Station,
     raffle_text: str,
@@ -411,7 +426,7 @@ def claim(
     code: str | None = None,
     winner: Winner | None = None,
     operator: str | None,
-) -> dict[str, Any]:
+) -> RaffleClaim:
     """The winner of a prize drawn claims it: once; with the buyer's part's QR code (`code`)
     when presented, which must verify and carry the number drawn; with the winner's identity
     where the prize is reportable on Form W-2G (W2G)."""
@@ -466,14 +481,14 @@ def claim(
         if sealed is not None:
             body["w2g"] = sealed
         event = st.append("RafflePrizeClaimed", body)
-    return {
-        "raffle": raffle_id,
-        "place": prize.place,
-        "prize": prize.description,
-        "value": format_amount(prize.value),
-        "ticket": raffle_domain.ticket_label(drawn),
-        "w2g": "w2g" in body,
-        "presented": presented is not None,
-        "by": by.badge,
-        "event": f"{event.origin}:{event.seq}",
-    }
+    return RaffleClaim(
+        raffle=raffle_id,
+        place=prize.place,
+        prize=prize.description,
+        value=prize.value,
+        ticket=raffle_domain.ticket_label(drawn),
+        w2g="w2g" in body,
+        presented=presented is not None,
+        by=by.badge,
+        event=f"{event.origin}:{event.seq}",
+    )
