@@ -206,4 +206,4 @@ def seal_claim(ctx: click.Context, serial: str, line: int, operator: str | None)
     """Pay the seal prize of a winning line, within its claim window."""
     with state(ctx).open_station() as st:
         result = seals.claim_seal_prize(st, serial, line=line, operator=operator)
-    emit(ctx, result, lambda: f"PAY ${result['pay']}  --  line {line} of {result['serial']}")
+    emit(ctx, result, lambda: f"PAY {format_money(result.pay)}  --  line {line} of {result.serial}")

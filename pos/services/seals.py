@@ -5,6 +5,7 @@ progressive prizes move on to the next progressive game in progress (C6)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -12,7 +13,7 @@ from pos.domain import rulebook
 from pos.domain.checks import of_decision
 from pos.domain.checks import seals as seal_checks
 from pos.domain.flare import Flare, GameType
-from pos.domain.money import format_amount
+from pos.domain.money import CENTS, format_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import winners as winners_read
@@ -183,9 +184,18 @@ def open_seal(
     return sheet(st, flare.serial)
 
 
-def claim_seal_prize(
-    st: Station, serial: str, *, line: int, operator: str | None
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SealPrize:
+    """A seal card's winning line paid: what to pay (cents) and what to say."""
+
+    pay: int = field(metadata=CENTS)
+    say: str = "PUNCH NOW"
+    serial: str = ""
+    line: int = 0
+    event: str = ""
+
+
+def claim_seal_prize(st: Station, serial: str, *, line: int, operator: str | None) -> SealPrize:
     by = st.operator(operator, "redeemer")
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
@@ -216,13 +226,7 @@ def claim_seal_prize(
                 "session": session.id if session else None,
             },
         )
-    return {
-        "pay": format_amount(amount),
-        "say": "PUNCH NOW",
-        "serial": flare.serial,
-        "line": line,
-        "event": f"{event.origin}:{event.seq}",
-    }
+    return SealPrize(amount, "PUNCH NOW", flare.serial, line, f"{event.origin}:{event.seq}")
 
 
 def carry_progressive_prizes(st: Station) -> list[dict[str, Any]]:
