@@ -19,6 +19,7 @@ from kiosk.viewmodels.common import (
     attempt,
     cents,
     money,
+    once,
 )
 from pos.domain.flare import GameType
 from pos.domain.money import format_money
@@ -28,6 +29,7 @@ from pos.services import (
     devices_rental,
     eligibility,
     kiosk_cash,
+    money_path,
     players,
     sales,
     sessions,
@@ -409,14 +411,23 @@ def sold(result: sales.Sale | sales.NothingDispensed) -> Outcome:
 
 
 def pay_from_credit(
-    st: Station, purchase: kiosk_cash.Purchase, dispenser: Dispenser | None
+    st: Station,
+    purchase: kiosk_cash.Purchase,
+    dispenser: Dispenser | None,
+    *,
+    attempt_id: str | None = None,
 ) -> Outcome:
-    """The credit on the kiosk covers the price: the sale, then the tickets (or the device)."""
+    """The credit on the kiosk covers the price: the sale, then the tickets (or the device).
+    Once per `attempt_id` (the Pay button's tap): a double tap while the credit still covers
+    the price again does not buy twice."""
+    tap = attempt_id or money_path.new_attempt()
     if purchase.rental:
-        return attempt(
-            lambda: rented(kiosk_cash.rent_from_credit(st, purchase)), _("Rental refused")
+        return once(
+            st, tap, lambda: rented(kiosk_cash.rent_from_credit(st, purchase)), _("Rental refused")
         )
-    return attempt(
+    return once(
+        st,
+        tap,
         lambda: sold(kiosk_cash.sell_from_credit(st, purchase, dispenser)),
         _("Sorry, that sale did not go through"),
     )

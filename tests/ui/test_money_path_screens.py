@@ -12,6 +12,7 @@ import pytest
 
 from tests.ui.driver import Driver
 from tests.ui.test_bingo_screens import _log_in, bingo_night
+from tests.ui.test_kiosk_cash import feed
 
 pytestmark = pytest.mark.slow
 
@@ -118,3 +119,26 @@ def test_a_closed_booth_sells_nothing(demo_hall: Path, open_front: Any) -> None:
     ui.tap("sell")
     assert ui.find("sale-headline").text.startswith("SOLD")
     assert _count(ui, "TicketsSold") == sold + 1
+
+
+def test_a_double_tap_on_the_kiosks_pay_buys_once(demo_hall: Path, open_front: Any) -> None:
+    """$5.00 of credit and tickets at $2.00: a second tap on Pay before the first answer (the
+    credit still covers the price again) buys nothing more."""
+    ui = open_front(demo_hall / "kiosk-1")
+    ui.scan("C-1001")
+    ui.tap("buy-A100003-2")
+    ui.runtime.acceptor.fail_next("power-cashbox")  # the bill ends up as credit, no sale yet
+    feed(ui, 500)
+    assert ui.find("pay-credit").text == "Your credit: $5.00"
+    sold = _count(ui, "TicketsSold")
+    pay = ui.find("pay-go")
+    pay.dispatch("on_release")  # both taps land before the worker answers the first
+    pay.dispatch("on_release")
+    ui.settle()
+    assert _count(ui, "TicketsSold") == sold + 1
+    credit = ui.runtime.worker_call(
+        lambda st: st.ledger.conn.execute(
+            "SELECT cents FROM p_kiosk_credit WHERE station = 'kiosk-1'"
+        ).fetchall()
+    )
+    assert credit == [(300,)]

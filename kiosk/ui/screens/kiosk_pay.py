@@ -12,6 +12,7 @@ from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import OutcomeView, Panel, Row, Text, TouchButton
 from kiosk.viewmodels import booth, common
 from kiosk.viewmodels import kiosk as vm_kiosk
+from pos.services import money_path
 from pos.services.station import Station
 
 
@@ -40,6 +41,7 @@ class PayScreen(RoleScreen):
         self.outcome.set_colour(common.BACKGROUND)
         row = Row()
         self.pay = TouchButton("", on_press=self._pay_from_credit, colour=common.OK, ident="pay-go")
+        self.pay_attempt = money_path.new_attempt()  # the Pay button's, until its answer
         row.add_widget(self.pay)
         self.cancel = TouchButton("", on_press=self._cancel, colour=common.OFF, ident="pay-cancel")
         row.add_widget(self.cancel)
@@ -95,12 +97,18 @@ class PayScreen(RoleScreen):
         vm, dispenser = self.vm, self.front.runtime.dispenser
         if vm is None or not vm.pay_label:
             return
-        purchase = vm.purchase
+        purchase, tap = vm.purchase, self.pay_attempt
+        self.pay.disabled = True
         self.front.call(
-            lambda st: vm_kiosk.pay_from_credit(st, purchase, dispenser),
-            self.front.show_result,
+            lambda st: vm_kiosk.pay_from_credit(st, purchase, dispenser, attempt_id=tap),
+            self._paid,
             prints=True,
         )
+
+    def _paid(self, outcome: common.Outcome) -> None:
+        self.pay_attempt = money_path.new_attempt()
+        self.pay.disabled = False
+        self.front.show_result(outcome)
 
     def on_scan(self, text: str) -> None:
         """A voucher scanned here pays for the purchase shown."""
