@@ -31,6 +31,9 @@ def _settings(hall: Hall) -> str | None:
         "serial:/etc/passwd",
         "file:" + "x" * 300,
         "dir:/" + "a/" * 3000,
+        "file:\x1b[2J",  # a terminal escape in a file name (issue #29, item 12)
+        "dir:receipts\x07",
+        "file:out\u009b2J",  # the one-character CSI
     ],
 )
 def test_a_target_outside_what_is_allowed_exits_2_and_changes_nothing(
@@ -41,6 +44,7 @@ def test_a_target_outside_what_is_allowed_exits_2_and_changes_nothing(
     assert result.exit_code == 2, (spec, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     assert _settings(hall) == before and hall.count() == count
+    assert not any(ord(c) < 0x20 and c != "\n" for c in result.stderr), repr(result.stderr)
 
 
 def test_a_symbolic_link_out_of_the_station_directory_is_refused(hall: Hall) -> None:

@@ -98,6 +98,18 @@ def checked_length(options: str, what: str) -> None:
         )
     if "\0" in options:
         raise BadPrinterSpec(f"printer {what}: the path holds a NUL byte")
+    control = next((c for c in options if _is_control(c)), None)
+    if control is not None:
+        # A file name with a terminal escape in it rewrites the screen of whoever lists it.
+        raise BadPrinterSpec(
+            f"printer {what}:{options.encode('unicode_escape').decode('ascii')}: the path holds "
+            f"a control character ({control.encode('unicode_escape').decode('ascii')})"
+        )
+
+
+def _is_control(char: str) -> bool:
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code < 0xA0
 
 
 def spool_roots(station_dir: Path | None) -> list[Path]:
