@@ -102,6 +102,11 @@ class LedgerDamaged(StorageFailure):
     reports it as a failed verification (exit 4)."""
 
 
+class DiskFailure(StorageFailure):
+    """The disk failed to read the ledger (EIO: a dying SD card or drive). Not a damaged file:
+    the advice is to check the disk and keep the file, not to restore over it."""
+
+
 class IntegrityFailure(BoothError):
     """A ledger, event or signed payload fails verification."""
 

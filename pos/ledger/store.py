@@ -28,10 +28,9 @@ from pos.errors import (
     BoothError,
     ForkDetected,
     IntegrityFailure,
-    LedgerDamaged,
     StorageFailure,
 )
-from pos.ledger import requests
+from pos.ledger import damage, requests
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
@@ -67,40 +66,37 @@ def _row_to_event(row: tuple[Any, ...]) -> Event:
     return Event(*row)
 
 
-DAMAGED = (
-    "the ledger file is damaged (SQLite: {error}): nothing was recorded. Stop the station, "
-    "keep the damaged file aside, and restore the station from its latest backup, then let it "
-    "sync with the hall (docs/backup-and-restore.md)"
-)
-_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+# Ledgers this process opened: an SQLite error met outside any Ledger (the CLI's last resort)
+# is judged against them (pos.ledger.damage: a dying disk or a damaged file).
+_OPENED: set[Path] = set()
 
 
 def is_damaged(exc: BaseException) -> bool:
-    """Whether SQLite reported the file itself as malformed (not busy, full or read-only)."""
-    if not isinstance(exc, sqlite3.DatabaseError):
-        return False
-    code = getattr(exc, "sqlite_errorcode", None)
-    if isinstance(code, int) and code & 0xFF in _CORRUPT_CODES:
-        return True
-    text = str(exc).lower()
-    return "malformed" in text or "not a database" in text
+    """Whether SQLite called the file malformed (not busy, full or read-only): damage or a
+    dying disk, which `damaged` tells apart."""
+    return damage.says_malformed(exc)
 
 
-def damaged(exc: BaseException) -> LedgerDamaged:
-    return LedgerDamaged(DAMAGED.format(error=exc))
+def damaged(exc: BaseException, path: Path | None = None) -> StorageFailure:
+    """The error for a file SQLite called malformed: DiskFailure when it does not read end to
+    end, else LedgerDamaged (and the file is marked so no write is taken on it)."""
+    if path is None and len(_OPENED) == 1:
+        path = next(iter(_OPENED))
+    return damage.storage_error(exc, path)
 
 
 def ledger_error(exc: sqlite3.DatabaseError) -> StorageFailure:
-    """An SQLite error no command caught, as the core's error: the file damaged, or not read."""
-    return (
-        damaged(exc) if is_damaged(exc) else StorageFailure(f"the ledger could not be read: {exc}")
-    )
-
-
-def _storage_error(exc: sqlite3.Error) -> BoothError:
-    text = str(exc)
+    """An SQLite error no command caught, as the core's error: the file damaged, the disk
+    failing, or the file not read."""
     if is_damaged(exc):
         return damaged(exc)
+    return StorageFailure(f"the ledger could not be read: {exc}")
+
+
+def _storage_error(exc: sqlite3.Error, path: Path | None) -> BoothError:
+    text = str(exc)
+    if is_damaged(exc):
+        return damaged(exc, path)
     if isinstance(exc, sqlite3.IntegrityError):
         return IntegrityFailure(f"the ledger refused a write: {text}")
     return StorageFailure(f"the ledger could not be written: {text}")
@@ -128,6 +124,7 @@ class Ledger:
         self.projections = projections
         self._keys: dict[str, PublicKey] = {}
         self.read_only = False
+        self.path: Path | None = None  # the file, once opened by path
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -151,6 +148,8 @@ class Ledger:
             _create_private(path)
         elif not path.exists():
             raise StorageFailure(MISSING)
+        else:
+            damage.check_not_emptied(path)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -165,14 +164,15 @@ class Ledger:
                 projections=projections,
                 clock=clock,
             )
+            ledger.path = path
             migrations.apply(ledger.db)
             ledger._ensure_projections()
         except sqlite3.DatabaseError as exc:
             if is_damaged(exc):
-                raise LedgerDamaged(
-                    f"cannot open the ledger {path}: {DAMAGED.format(error=exc)}"
-                ) from None
+                error = damaged(exc, path)
+                raise type(error)(f"cannot open the ledger {path}: {error.message}") from None
             raise StorageFailure(f"cannot open the ledger {path}: {exc}") from None
+        _OPENED.add(path)
         return ledger
 
     @classmethod
@@ -191,6 +191,7 @@ class Ledger:
         path = Path(path)
         if not path.exists():
             raise StorageFailure(MISSING)
+        damage.check_not_emptied(path)
         uri = path.resolve().as_uri()
         try:
             conn = sqlite3.connect(
@@ -200,7 +201,7 @@ class Ledger:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.DatabaseError as exc:
             if is_damaged(exc):
-                raise damaged(exc) from None
+                raise damaged(exc, path) from None
             if os.access(path.parent, os.W_OK):
                 raise StorageFailure(f"cannot open the ledger {path} to read it") from None
             conn = sqlite3.connect(
@@ -215,12 +216,14 @@ class Ledger:
             projections=projections,
         )
         ledger.read_only = True
+        ledger.path = path
+        _OPENED.add(path)
         try:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
             if is_damaged(exc):
-                raise damaged(exc) from None
+                raise damaged(exc, path) from None
             raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
         if stored is None or stored[0] != projections.fingerprint:
             conn.close()
@@ -249,10 +252,12 @@ class Ledger:
             return
         if self.read_only:
             raise StorageFailure("this command writes, but the ledger is open for reading only")
+        if self.path is not None:
+            damage.refuse_if_marked(self.path)
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise _storage_error(exc) from None
+            raise _storage_error(exc, self.path) from None
         try:
             yield self
         except BaseException as exc:
@@ -260,14 +265,14 @@ class Ledger:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             if is_damaged(exc):  # a read or write inside the command met a malformed page
-                raise damaged(exc) from None
+                raise damaged(exc, self.path) from None
             raise
         try:
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            raise _storage_error(exc) from None
+            raise _storage_error(exc, self.path) from None
 
     def roll_back_open_transaction(self) -> None:
         """Undo whatever transaction is still open on this connection (a pooled reader's, after
@@ -542,7 +547,7 @@ class Ledger:
             )
             self.projections.apply(self.conn, event, strict=strict)
         except sqlite3.Error as exc:
-            raise _storage_error(exc) from None
+            raise _storage_error(exc, self.path) from None
 
     def _store_many(self, events: list[Event]) -> None:
         """Store other stations' events, already checked, and project them in order."""
@@ -568,7 +573,7 @@ class Ledger:
             )
             self.projections.apply_many(self.conn, events)
         except sqlite3.Error as exc:
-            raise _storage_error(exc) from None
+            raise _storage_error(exc, self.path) from None
 
     # --- projections -------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pos.errors import IntegrityFailure
+from pos.ledger import damage
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey
 from pos.ledger.store import INTRODUCING_KINDS, Ledger
@@ -162,7 +163,14 @@ def integrity_problems(ledger: Ledger) -> list[Problem]:
     except sqlite3.DatabaseError as exc:
         rows = [str(exc)]
     if rows == ["ok"]:
+        if ledger.path is not None:
+            damage.unmark(ledger.path)  # whole again (a file repaired in place)
         return []
+    if ledger.path is not None:
+        failed = damage.unreadable(ledger.path)
+        if failed is not None:  # SQLite calls an EIO "malformed" too
+            raise damage.disk_failure(ledger.path, failed)
+        damage.mark(ledger.path, "; ".join(rows[:3]))
     return [
         Problem(
             "malformed",
@@ -249,6 +257,10 @@ def verify(
         if deep and report.ok:
             report.problems.extend(projection_problems(ledger))
     except sqlite3.DatabaseError as exc:
+        if ledger.path is not None and damage.says_malformed(exc):
+            failed = damage.unreadable(ledger.path)
+            if failed is not None:
+                raise damage.disk_failure(ledger.path, failed) from None
         report.problems.append(Problem("malformed", "", 0, f"SQLite could not read it: {exc}"))
     return report
 

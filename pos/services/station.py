@@ -169,7 +169,7 @@ class Station:
         except sqlite3.DatabaseError as exc:
             self._lock.release()
             if store.is_damaged(exc):
-                raise store.damaged(exc) from None
+                raise store.damaged(exc, directory / LEDGER_FILE) from None
             raise StorageFailure(f"cannot read the ledger: {exc}") from None
         except BaseException:
             self._lock.release()
