@@ -13,7 +13,7 @@ import click
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.cli.progress import progress_bar
 from pos.errors import BadInput, IntegrityFailure
-from pos.ledger import heads, replication
+from pos.ledger import heads, replication, restored
 from pos.services.station import Station
 
 if TYPE_CHECKING:
@@ -203,7 +203,41 @@ def _pull_lines(r: dict[str, Any]) -> str:
     line = f"{r['peer']}: {r['applied']} new of {r['received']} from {r['station']}"
     if r["refused"]:
         line += f"; REFUSED {r['refused']}: " + "; ".join(r["refusals"])
+    if r.get("restarted"):
+        line += f"\n  started over: {r['restarted']}"
+    if r.get("caught_up") is True:
+        line += "\n  caught up after the restore: this station records again"
+    elif r.get("caught_up") is False:
+        line += "\n  still catching up after the restore (see 'booth sync status')"
     return line
+
+
+def _restored_state(st: Station) -> dict[str, Any]:
+    """Whether this station, restored from a backup, is still catching up, and on whom."""
+    held = restored.state(st.ledger.conn)
+    if held is None:
+        return {"catching_up": False}
+    own = heads.last_seq(st.ledger.conn, st.id)
+    waiting = sorted(restored.listed_peers(st.ledger.conn, st.id) - set(held.heard))
+    return {
+        "catching_up": True,
+        "backup_created": held.backup_created,
+        "backup_own_seq": held.own_seq,
+        "own_seq": own,
+        "heard": held.heard,
+        "ahead": sorted(peer for peer, seq in held.heard.items() if seq > own),
+        "waiting_for": waiting,
+    }
+
+
+def _restored_line(state_: dict[str, Any]) -> list[str]:
+    if not state_["catching_up"]:
+        return []
+    waiting = ", ".join(state_["waiting_for"]) or "a peer that answers"
+    return [
+        f"RESTORED from a backup of {state_['backup_created'] or '?'}: catching up, records "
+        f"nothing yet (its own events up to seq {state_['own_seq']} here); waiting for {waiting}"
+    ]
 
 
 @sync.command("status")
@@ -224,6 +258,7 @@ def sync_status(ctx: click.Context) -> None:
         }
         hall_link = link.hall_link_now(st)
         behind = link.behind_by_origin(st)
+        restored_now = _restored_state(st)
     from sync.service import running_for
 
     service = running_for(st.directory)
@@ -239,12 +274,15 @@ def sync_status(ctx: click.Context) -> None:
         "behind": hall_link.behind,
         "behind_by_origin": behind,
         "hall_link": hall_link.text,
+        # restored from a backup and not caught up yet: it records nothing (backup-and-restore.md)
+        "restored": restored_now,
     }
     emit(
         ctx,
         data,
         lambda: "\n".join(
-            [f"{data['summary']} · {hall_link.text}"]
+            _restored_line(restored_now)
+            + [f"{data['summary']} · {hall_link.text}"]
             + [
                 f"{p['url']:<32} {p['station'] or '?':<12} "
                 f"last contact {p['last_contact'] or 'never'}"
@@ -282,6 +320,39 @@ def _tell_running_service(st: Station) -> None:
     service = running_for(st.directory)
     if service is not None:
         service.set_static_peers(_static_peers(st))
+
+
+@sync.command("finish-restore")
+@operator_option
+@json_option
+@click.pass_context
+def sync_finish_restore(ctx: click.Context, operator: str | None) -> None:
+    """End a restored station's catching up without its peers' word (managers only).
+
+    For a station none of whose peers can be reached, ever (a hall of one station, or every
+    other one gone). Its numbers then go on from the backup's end: any event it recorded after
+    the backup that some station or stick still holds will meet its new events as a fork."""
+    with state(ctx).open_station() as st:
+        by = st.operator(operator, "manager")
+        with st.ledger.transaction():
+            held = restored.finish(st.ledger.conn)
+        own = heads.last_seq(st.ledger.conn, st.id)
+    if held is None:
+        raise BadInput("station", f"station {st.id} is not catching up after a restore")
+    result = {
+        "station": st.id,
+        "by": by.badge,
+        "backup_created": held.backup_created,
+        "own_seq": own,
+        "heard": held.heard,
+    }
+    emit(
+        ctx,
+        result,
+        f"Station {st.id} records again, from {st.id}:{own + 1}, without its peers' word "
+        f"(ended by {by.badge}). An event it recorded after the backup that a station still "
+        "holds will show as a fork: see docs/inspectors-guide.md.",
+    )
 
 
 @sync.group("peer")

@@ -7,6 +7,7 @@ commits, so an interrupted pull resumes and applying twice changes nothing.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
@@ -15,13 +16,14 @@ from typing import Any
 
 from pos.clock import Clock, SystemClock
 from pos.errors import IntegrityFailure
-from pos.ledger import Event, Ledger, incidents, replication
+from pos.ledger import Event, Ledger, heads, incidents, replication, restored
 from pos.ledger.follower import Held, Page, Source, follow
 from sync import protocol
 from sync.client import Peer
 from sync.errors import PeerRefused
 
 BATCH = 1000
+logger = logging.getLogger("booth.sync")
 
 
 @dataclass
@@ -37,6 +39,10 @@ class PullResult:
     heads: dict[str, int] | None = None  # the peer's last seq per origin, as it said
     refusals: list[str] = field(default_factory=list)  # why, for the first few refused
     refused_events: list[str] = field(default_factory=list)  # ORIGIN:SEQ of the first few
+    # why the pull started over from the peer's first event (its log went back), if it did
+    restarted: str | None = None
+    # this station was restored and catching up: whether this pull ended it (None: it was not)
+    caught_up: bool | None = None
 
 
 class PeerLog:
@@ -97,10 +103,22 @@ class PeerLog:
         refuses what contradicts it)."""
         answer = self.peer.request("GET", protocol.changes_path(after, limit))
         events, last, rows = protocol.read_changes(answer, after, self.peer.url)
-        return Page(events=events, bad_documents=[], after=last, rows=rows)
+        mark = events[-1].hash if events and len(events) == rows else None
+        return Page(events=events, bad_documents=[], after=last, rows=rows, mark=mark)
 
     def resume(self, page: Page[int], held: Held) -> int:
         return page.after
+
+    def went_back(self, since: int, mark: str | None) -> bool:
+        """Whether the peer's log no longer holds at position `since` what was pulled there
+        (`mark`: that event's hash; None: a checkpoint kept before marks, only the position is
+        checked). A station restored from an older backup numbers its log again from the
+        backup's end: a checkpoint past it would skip what it records next."""
+        answer = self.peer.request("GET", protocol.changes_path(since - 1, 1))
+        events, last, rows = protocol.read_changes(answer, since - 1, self.peer.url)
+        if rows == 0 or last != since:
+            return True
+        return mark is not None and (len(events) != 1 or events[0].hash != mark)
 
 
 # The checkpoint's id and its write, as bench/sync.py leaves a station at a peer's head.
@@ -136,7 +154,9 @@ def pull(
             bytes_received=peer.bytes_received,
             heads=source.heads,
         )
+    restarted = _start_over_if_went_back(ledger, log, source, lock=lock, clock=clock)
     followed = follow(ledger, log, batch=batch, lock=lock, clock=clock, progress=progress)
+    caught_up = _catching_up(ledger, source, lock=lock)
     return PullResult(
         peer=peer.url,
         station=followed.source.station,
@@ -149,7 +169,70 @@ def pull(
         bytes_received=peer.bytes_received,
         heads=followed.source.heads,
         refused_events=followed.refused_events,
+        restarted=restarted,
+        caught_up=caught_up,
     )
+
+
+def _start_over_if_went_back(
+    ledger: Ledger,
+    log: PeerLog,
+    source: Source,
+    *,
+    lock: threading.Lock | None,
+    clock: Clock | None,
+) -> str | None:
+    """Check the peer's log is still the one the checkpoint was kept in; when it went back (the
+    peer restored from an older backup), forget the checkpoint and say why: the pull then
+    starts from the peer's first event, and applying what is held changes nothing."""
+    if source.uuid is None:
+        return None
+    key = replication.pull_checkpoint_id(source.uuid, ledger.station)
+    with lock or nullcontext():
+        checkpoint = replication.local_doc(ledger.conn, key) or {}
+        held_of_peer = heads.last_seq(ledger.conn, source.station)
+    since = int(checkpoint.get("since", 0) or 0)
+    mark = checkpoint.get("mark")
+    if since <= 0 or not log.went_back(since, mark if isinstance(mark, str) else None):
+        return None
+    theirs = (source.heads or {}).get(source.station)
+    why = ""
+    if theirs is not None and theirs < held_of_peer:
+        why = (
+            f"; it holds its own events up to {source.station}:{theirs}, this station up to "
+            f"{source.station}:{held_of_peer}: it was restored from an older backup"
+        )
+    reason = (
+        f"the log of {source.station} at {source.url} went back: it no longer holds at "
+        f"position {since} what was pulled from there{why}; pulling it again from its start"
+    )
+    now = (clock or SystemClock()).now()
+    with lock or nullcontext(), ledger.transaction():
+        replication.put_local_doc(ledger.conn, key, replication.pull_checkpoint(0, now))
+    logger.warning("%s", reason)
+    return reason
+
+
+def _catching_up(ledger: Ledger, source: Source, *, lock: threading.Lock | None) -> bool | None:
+    """After a pull, on a station restored from a backup: note what the peer said it holds of
+    this station; True when that ended the catching up, False while it goes on, None when the
+    station is not catching up."""
+    own = ledger.station
+    with lock or nullcontext():
+        if restored.state(ledger.conn) is None:
+            return None
+        if source.heads is None or source.station == "?":
+            return False  # a peer that does not say what it holds confirms nothing
+        with ledger.transaction():
+            done = restored.confirm(
+                ledger.conn,
+                source.station,
+                source.heads.get(own, 0),
+                heads.last_seq(ledger.conn, own),
+            )
+    if done:
+        logger.info("caught up after the restore: %s records again", own)
+    return done
 
 
 def record_contact(
@@ -186,6 +269,8 @@ def summary(result: PullResult) -> dict[str, Any]:
         "refused_events": result.refused_events,
         "refusals": result.refusals,
         "since": result.since,
+        "restarted": result.restarted,
+        "caught_up": result.caught_up,
         "bytes_sent": result.bytes_sent,
         "bytes_received": result.bytes_received,
     }

@@ -183,12 +183,16 @@ class SyncService:
                 heads=result.heads,
                 clock=self.clock,
             )
+        if result.caught_up is False:
+            log.info("restored from a backup, still catching up after %s", state.url)
         return {
             "peer": state.url,
             "station": result.station,
             "applied": result.applied,
             "received": result.received,
             "refused": result.refused,
+            "restarted": result.restarted,
+            "caught_up": result.caught_up,
         }
 
     def set_static_peers(self, urls: list[str]) -> None:

@@ -51,10 +51,13 @@ def restore(ctx: click.Context, source: Path, target: Path | None) -> None:
     """Restore a backup folder SOURCE into an empty station directory, verified.
 
     Refused, leaving nothing behind, when the directory is not empty or the backup does not
-    verify. Before the restored station records anything, let it sync with the hall.
+    verify. The restored station records nothing until a sync with the hall's other stations
+    gave back its own events newer than the backup.
     """
     with progress_bar(ctx, "Verifying the restored ledger") as progress:
-        result = backup_service.restore(source, target or state(ctx).hall, progress=progress)
+        result = backup_service.restore(
+            source, target or state(ctx).hall, progress=progress, now=SystemClock().now()
+        )
     emit(
         ctx,
         result,
@@ -62,6 +65,8 @@ def restore(ctx: click.Context, source: Path, target: Path | None) -> None:
         f"into {result['directory']}\n"
         f"Verified: {result['events']} events, digest {result['digest'][:16]}; "
         f"hall key {result['hall_public_key'][:16]}.\n"
-        "Before it records anything, let it sync with the hall's other stations, so it learns "
-        "its own events newer than this backup.",
+        f"It records nothing until it has caught up: start it with the network up and let it "
+        f"sync with the hall's other stations ('booth sync now'), which give back its own "
+        f"events newer than this backup (it holds its own up to {result['station']}:"
+        f"{result['own_seq']}). 'booth sync status' shows when it has.",
     )

@@ -54,6 +54,7 @@ class Page(Generic[P]):
     bad_documents: list[str]  # what was not an event, where the log tolerates such documents
     after: P  # where the next page starts, once every event of this one is applied
     rows: int  # how many rows the log answered with: fewer than asked for, and it is done
+    mark: str | None = None  # what the log holds at `after` (kept with the checkpoint), if known
 
 
 class RemoteLog(Protocol[P]):
@@ -168,8 +169,11 @@ def follow(
                 )
                 resume = log.resume(page, held_now)
                 if key is not None:
+                    mark = page.mark if resume == page.after else None
                     replication.put_local_doc(
-                        ledger.conn, key, replication.pull_checkpoint(resume, clock.now())
+                        ledger.conn,
+                        key,
+                        replication.pull_checkpoint(resume, clock.now(), mark=mark),
                     )
             result.applied += applied
             result.refuse(

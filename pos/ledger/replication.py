@@ -83,9 +83,14 @@ def pull_checkpoint_id(peer_uuid: str, own: str) -> str:
     return f"booth-pull:{own}:{peer_uuid}"
 
 
-def pull_checkpoint(since: Any, now: datetime) -> dict[str, Any]:
-    """A pull checkpoint's `_local` document: where the next pull starts, and when it was kept."""
-    return {"since": since, "at": now.isoformat()}
+def pull_checkpoint(since: Any, now: datetime, *, mark: str | None = None) -> dict[str, Any]:
+    """A pull checkpoint's `_local` document: where the next pull starts, and when it was kept;
+    `mark`, where the log gives one, names what it held at `since` (the hash of the event
+    there), so the next pull can tell whether the log is still the one followed."""
+    doc: dict[str, Any] = {"since": since, "at": now.isoformat()}
+    if mark is not None:
+        doc["mark"] = mark
+    return doc
 
 
 def local_doc(conn: sqlite3.Connection, local_id: str) -> dict[str, Any] | None:

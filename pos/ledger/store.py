@@ -30,7 +30,7 @@ from pos.errors import (
     IntegrityFailure,
     StorageFailure,
 )
-from pos.ledger import damage, requests
+from pos.ledger import damage, requests, restored
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
@@ -336,6 +336,9 @@ class Ledger:
         if self._key is None:
             raise IntegrityFailure(f"station {self.station} holds no signing key")
         with self.transaction():
+            # A station restored from a backup takes nothing new before its peers gave back its
+            # own newer events: its numbers would repeat theirs (pos/ledger/restored.py).
+            restored.refuse_writes(self.conn, self.station)
             seq, prev = self.head(self.station)
             stamp = hlc.tick(self.last_stamp(), now)
             try:

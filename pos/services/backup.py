@@ -33,7 +33,7 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from pos import __version__
 from pos.errors import BadInput, BoothError, IntegrityFailure, NotFound, StorageFailure
 from pos.ledger import Ledger
 from pos.ledger import files as ledger_files
+from pos.ledger import restored as restored_mark
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.verify import CERTIFYING_KINDS, Report, verify
 from pos.services.inputs import MANIFEST_MAX, read_input_text
@@ -102,6 +103,9 @@ def backup(
         files: dict[str, dict[str, Any]] = {}
         with _storage(f"cannot copy the ledger to {dest}"):
             _copy_ledger(ledger_path, partial / LEDGER_FILE)
+            # The answers kept for request ids stay with the station (see restored.py).
+            restored_mark.forget_answers_in_file(partial / LEDGER_FILE)
+            _fsync(partial / LEDGER_FILE)
         files[LEDGER_FILE] = _describe(partial / LEDGER_FILE, mode=0o600)
         for relative in _station_files(directory):
             target = partial / relative
@@ -279,6 +283,7 @@ def restore(
     directory: Path,
     *,
     progress: Callable[[int, int], None] | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """Restore the backup folder `source` into `directory`, which must be empty or absent.
 
@@ -287,6 +292,10 @@ def restore(
     manifest, the hall key against the hall's first event and the station key against its
     certificate (IntegrityFailure). On any failure nothing is left in `directory`.
     `progress(done, total)`: the restored ledger's events verified so far.
+
+    The restored station is left catching up (pos/ledger/restored.py): it records nothing until
+    its peers gave back its events newer than the backup. The answers kept for request ids are
+    dropped (a backup made before this version still carries them).
     """
     manifest = _read_manifest(source)
     config = _manifest_config(manifest, source)
@@ -318,12 +327,27 @@ def restore(
                 )
             # The ledger opens with this version's migrations and projections before the
             # station is declared complete.
-            Ledger.open(
+            ledger = Ledger.open(
                 directory / LEDGER_FILE,
                 station=config.station,
                 key=None,
                 hall_public_key=config.hall_public_key,
-            ).close()
+            )
+            try:
+                # Catching up: nothing recorded before the peers gave back this station's
+                # events newer than the backup (pos/ledger/restored.py).
+                with ledger.transaction():
+                    restored_mark.start(
+                        ledger.conn,
+                        restored_mark.Restored(
+                            station=config.station,
+                            backup_created=manifest.get("created"),
+                            own_seq=_own_seq(report, config.station),
+                            restored_at=(now or datetime.now(UTC)).isoformat(),
+                        ),
+                    )
+            finally:
+                ledger.close()
             # Last: a directory holding station.json is a complete station.
             _restore_file(
                 source / CONFIG_FILE, directory / CONFIG_FILE, files[CONFIG_FILE]["mode"], directory
@@ -340,7 +364,14 @@ def restore(
         "events": _events(report),
         "digest": report.digest,
         "backup_created": manifest.get("created"),
+        "own_seq": _own_seq(report, config.station),
+        "catching_up": True,
     }
+
+
+def _own_seq(report: Report, station: str) -> int:
+    summary = report.origins.get(station)
+    return summary.last_seq if summary is not None else 0
 
 
 def _read_manifest(source: Path) -> dict[str, Any]:
