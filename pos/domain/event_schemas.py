@@ -19,9 +19,10 @@ from datetime import date
 
 from pos.domain.bingo_program import InvalidProgram, parse_program
 from pos.domain.flare import InvalidFlare, parse_flare
+from pos.domain.newer_release import MAX_GOVERNED
 from pos.domain.pins import is_stored_form
 from pos.domain.rulebook import Settings
-from pos.domain.signon import InvalidSignOn, house_setting
+from pos.domain.signon import HOUSE_SETTINGS, InvalidSignOn, house_setting
 
 Check = Callable[[object], str | None]  # None: fits; else what is wrong with the value
 
@@ -156,6 +157,9 @@ NAME = text()
 OPTIONAL_NAME = nullable(text())
 BY = opt(OPTIONAL_NAME)  # who did it: a badge, a station, or nobody (a kiosk, the first manager)
 REASON = text(LONG)
+# the functions a hall-wide setting governs (pos.domain.newer_release), names a newer release
+# may add to
+GOVERNS = opt(list_of(NAME, max_items=MAX_GOVERNED))
 RECEIPT = integer(1)
 CERTIFICATE = obj(
     {
@@ -182,7 +186,7 @@ def _rulebook_setting(body: dict[str, object]) -> str | None:
     key, value = str(body.get("key")).strip().replace("-", "_"), body.get("value")
     current = Settings().to_mapping()
     if key not in current:
-        return f"key: {key[:40]!r} is not a rulebook setting"
+        return None  # a newer release's setting: kept and shown (pos.domain.newer_release)
     try:
         Settings.from_mapping({**current, key: value})
     except (ValueError, TypeError) as exc:
@@ -196,6 +200,8 @@ def _pin_hash(value: object) -> str | None:
 
 
 def _house_setting(body: dict[str, object]) -> str | None:
+    if str(body.get("key")).strip().lower() not in HOUSE_SETTINGS:
+        return None  # a newer release's setting: kept and shown (pos.domain.newer_release)
     try:
         house_setting(str(body.get("key")), str(body.get("value")))
     except InvalidSignOn as exc:
@@ -293,14 +299,18 @@ SCHEMAS: dict[str, Schema] = {
     ),
     "StaffPinSet": Schema({"badge": req(NAME), "hash": req(_pin_hash), "by": BY}),
     "HouseSettingSet": Schema(
-        {"key": req(NAME), "value": req(text(SHORT)), "by": BY}, rule=_house_setting
+        {"key": req(NAME), "value": req(text(SHORT)), "by": BY, "governs": GOVERNS},
+        rule=_house_setting,
     ),
-    "HouseRuleSet": Schema({"key": req(NAME), "value": req(one_of("on", "off")), "by": BY}),
+    "HouseRuleSet": Schema(
+        {"key": req(NAME), "value": req(one_of("on", "off")), "by": BY, "governs": GOVERNS}
+    ),
     "HouseRulePosted": Schema(
         {"key": req(NAME), "text": req(REASON), "posted_on": req(iso_date), "by": BY}
     ),
     "RulebookSettingSet": Schema(
-        {"key": req(NAME), "value": req(lambda v: None), "by": BY}, rule=_rulebook_setting
+        {"key": req(NAME), "value": req(lambda v: None), "by": BY, "governs": GOVERNS},
+        rule=_rulebook_setting,
     ),
     "PlayerRegistered": Schema(
         {

@@ -25,7 +25,7 @@ from pos.ledger import incidents
 from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import winners as winners_read
-from pos.services import books_deposits
+from pos.services import books_deposits, newer_release
 from pos.services.station import Station
 
 DECISIONS = ("accepted", "rejected", "noted")
@@ -107,15 +107,47 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
         subject = f"{kind} {origin}:{seq} refused"
         yield _item(origin, seq, f"refused-{incident}", subject, detail, at)
     for origin, seq, detail, recorded in incidents.forks(conn):
-        subject = f"two instances of station {origin}"
-        why = (
-            f"a second, different event {origin}:{seq} was offered and refused ({detail}): "
-            "a copy of its join bundle or of its card runs as a second station; find it and "
-            "take it out of service"
-        )
+        subject, why = _fork_words(origin, seq, detail, here=st.id)
         yield _item(origin, seq, "fork", subject, why, recorded)
     for origin, seq, kind, subject, detail, when in books_deposits.exceptions(st):
         yield _item(origin, seq, kind, subject, detail, when)
+    yield from _newer_release(st)
+
+
+def _newer_release(st: Station) -> Iterator[dict[str, Any]]:
+    """What this station holds from a newer Booth: one item per origin and kind of event, and
+    one per setting; each names what to do (upgrade this station)."""
+    held = newer_release.holdings(st)
+    if held.empty:
+        return
+    for events in held.events:
+        subject = f"{events.count:,} {events.kind} event(s) from {events.origin}"
+        detail = f"{held.summary()}: it keeps them but cannot read them"
+        yield _item(events.origin, events.first_seq, "newer-release", subject, detail, "")
+    for setting in held.settings:
+        governs = f"; it governs {', '.join(setting.governs)}" if setting.governs else ""
+        subject = f"setting {setting.describe()}"
+        detail = f"{held.summary()}: this station cannot apply it{governs}"
+        yield _item(setting.origin, setting.seq, "newer-release", subject, detail, setting.hlc)
+
+
+def _fork_words(origin: str, seq: int, detail: str, *, here: str) -> tuple[str, str]:
+    """What a fork refused here means. At a station's first event: two instances of it (a copy
+    of its join bundle or card). Later: two histories after one point, most often a station
+    restored from an older backup that recorded before it had caught up."""
+    offered = f"a second, different event {origin}:{seq} was offered and refused ({detail})"
+    if seq == 1:
+        return f"two instances of station {origin}", (
+            f"{offered}: a copy of its join bundle or of its card runs as a second station; "
+            "find it and take it out of service"
+        )
+    who = "this station" if origin == here else f"station {origin}"
+    return f"two histories of {who} ({origin})", (
+        f"{offered}: {who} recorded two different events under one number, most often after "
+        "it was restored from an older backup and recorded before it had caught up with the "
+        "hall (or a copy of its card ran beside it); see docs/inspectors-guide.md, 'A station "
+        "restored from an older backup'"
+    )
 
 
 def _decisions(st: Station) -> dict[tuple[str, int], tuple[str, str, str]]:

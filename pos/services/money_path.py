@@ -31,6 +31,7 @@ from pos.ledger import requests
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections.sessions import Session
+from pos.services import newer_release
 from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.station import Station
 
@@ -63,6 +64,7 @@ def refuse_if_closed(st: Station, session: Session) -> None:
 def session_for_money(st: Station) -> Session:
     """The open session a sale or a payment lands in (SESSION), this station not closed for it
     (CLOSE). Inside the command's transaction."""
+    newer_release.guard(st, "money")
     session = require_open_session(st)
     refuse_if_closed(st, session)
     return session
@@ -71,6 +73,7 @@ def session_for_money(st: Station) -> Session:
 def session_if_any(st: Station) -> Session | None:
     """For what may also be sold outside a session (raffle tickets, vouchers): the session open
     now, or None; refused (CLOSE) when this station closed for it."""
+    newer_release.guard(st, "money")
     session = open_session_now(st)
     if session is not None:
         refuse_if_closed(st, session)
@@ -121,6 +124,7 @@ def first_payment(st: Station, prize: str) -> prize_checks.FirstPayment | None:
 
 def prize_unpaid(st: Station, prize: str, what: str) -> None:
     """PAID: refused when `prize` has a payment on file. Inside the paying transaction."""
+    newer_release.guard(st, "money")
     refuse(prize_checks.unpaid(what, first_payment(st, prize)))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ def set_house_rule(st: Station, key: str, value: str, *, operator: str | None) -
     if key not in HOUSE_RULES:
         raise BadInput("key", f"{key!r} is not a house rule; known: {', '.join(HOUSE_RULES)}")
     state = "on" if _switch(key, value) else "off"
-    st.append("HouseRuleSet", {"key": key, "value": state, "by": by.badge})
+    st.append("HouseRuleSet", {"key": key, "value": state, "by": by.badge, "governs": ["money"]})
     return {"key": key, "value": state}
 
 
@@ -133,10 +133,16 @@ def house_sheet(st: Station) -> dict[str, Any]:
     }
 
 
+_RULEBOOK_KEYS = frozenset(item.name for item in fields(Settings))
+
+
 def rulebook_settings(st: Station) -> Settings:
+    """The rulebook as the log sets it. A setting only a newer release knows is left out here
+    (pos.services.newer_release shows it and guards what it governs)."""
     stored = settings_read.settings(st.ledger.conn, "rulebook")
+    known = {key: value for key, value in stored.items() if key in _RULEBOOK_KEYS}
     with checked_input("setting"):
-        return Settings.from_mapping(stored) if stored else Settings()
+        return Settings.from_mapping(known) if known else Settings()
 
 
 def set_rulebook_setting(
@@ -149,5 +155,8 @@ def set_rulebook_setting(
             raise BadInput("key", f"{key!r} is not a rulebook setting; known: {', '.join(current)}")
         with checked_input("setting"):
             Settings.from_mapping({**current, key: value})
-        st.append("RulebookSettingSet", {"key": key, "value": value, "by": by.badge})
+        st.append(
+            "RulebookSettingSet",
+            {"key": key, "value": value, "by": by.badge, "governs": ["money"]},
+        )
     return {"key": key, "value": value}

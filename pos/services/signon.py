@@ -11,6 +11,7 @@ from pos.domain.checks import staff as staff_checks
 from pos.domain.signon import HOUSE_SETTINGS, SignOnSettings, house_setting
 from pos.errors import BadInput, BoothError, refuse
 from pos.ledger.projections import signon as signon_read
+from pos.services import newer_release
 from pos.services.inputs import checked_input
 from pos.services.station import Operator, Station
 
@@ -24,7 +25,10 @@ def set_house_setting(st: Station, key: str, value: str, *, operator: str | None
     with checked_input("key"):
         stored = house_setting(key, value)
     key = key.strip().lower()
-    st.append("HouseSettingSet", {"key": key, "value": stored, "by": by.badge})
+    st.append(
+        "HouseSettingSet",
+        {"key": key, "value": stored, "by": by.badge, "governs": ["sign-on"]},
+    )
     return {"key": key, "value": stored}
 
 
@@ -69,6 +73,7 @@ class SignOn:
 def sign_on(st: Station, badge: str, pin: str | None, *roles: str) -> SignOn:
     """A badge tapped (and the PIN, when the house asks for one)."""
     try:
+        newer_release.guard(st, "sign-on")
         person = st.operator(badge.strip(), *roles)
     except BoothError as error:
         return SignOn(error=error)

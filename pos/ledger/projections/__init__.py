@@ -11,6 +11,7 @@ from pos.ledger.projections.deals import DEALS
 from pos.ledger.projections.devices import DEVICES
 from pos.ledger.projections.hall import HALL
 from pos.ledger.projections.kiosk_cash import KIOSK_CASH
+from pos.ledger.projections.newer import NEWER
 from pos.ledger.projections.players import PLAYERS
 from pos.ledger.projections.prizes import PRIZES
 from pos.ledger.projections.raffle import RAFFLE
@@ -43,6 +44,7 @@ ALL = ProjectionSet(
         SIGNON,
         KIOSK_CASH,
         PRIZES,
+        NEWER,
     ]
 )
 

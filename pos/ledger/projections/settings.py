@@ -3,7 +3,9 @@ house rules posted (every version kept)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
@@ -13,7 +15,7 @@ from pos.ledger.rows import dict_rows
 SCHEMA = """
 CREATE TABLE p_settings (
     scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, set_by TEXT, set_hlc TEXT,
-    PRIMARY KEY (scope, key)
+    governs TEXT, origin TEXT, seq INTEGER, PRIMARY KEY (scope, key)
 );
 CREATE TABLE p_house_rules (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL,
@@ -25,11 +27,26 @@ CREATE TABLE p_house_rules (
 def _setting_set(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     scope = "house" if event.kind == "HouseRuleSet" else "rulebook"
     conn.execute(
-        "INSERT INTO p_settings VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET "
-        "value = excluded.value, set_by = excluded.set_by, set_hlc = excluded.set_hlc "
-        "WHERE excluded.set_hlc > p_settings.set_hlc",
-        (scope, body["key"], body["value"], body.get("by"), event.hlc),
+        "INSERT INTO p_settings VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) "
+        "DO UPDATE SET value = excluded.value, set_by = excluded.set_by, "
+        "set_hlc = excluded.set_hlc, governs = excluded.governs, origin = excluded.origin, "
+        "seq = excluded.seq WHERE excluded.set_hlc > p_settings.set_hlc",
+        (
+            scope,
+            body["key"],
+            body["value"],
+            body.get("by"),
+            event.hlc,
+            _governs(body),
+            event.origin,
+            event.seq,
+        ),
     )
+
+
+def _governs(body: dict[str, Any]) -> str | None:
+    governs = body.get("governs")
+    return json.dumps(sorted(set(governs))) if governs else None
 
 
 def _house_rule_posted(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -49,7 +66,7 @@ def _house_rule_posted(conn: sqlite3.Connection, event: Event, body: dict[str, A
 
 SETTINGS = Projection(
     name="settings",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "HouseRuleSet": _setting_set,
@@ -81,3 +98,38 @@ def posted_house_rules(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         row["version"] = versions[row["key"]]
         del row["hlc"]
     return rows
+
+
+@dataclass(frozen=True)
+class StoredSetting:
+    scope: str
+    key: str
+    value: str
+    by: str | None
+    governs: tuple[str, ...]
+    origin: str
+    seq: int
+    hlc: str
+
+
+def stored_settings(conn: sqlite3.Connection) -> list[StoredSetting]:
+    """Every hall-wide setting the log holds, known to this release or not, with what it
+    governs."""
+    return [
+        StoredSetting(
+            scope, key, value, by, tuple(json.loads(governs)) if governs else (), origin, seq, hlc
+        )
+        for scope, key, value, by, governs, origin, seq, hlc in conn.execute(
+            "SELECT scope, key, value, set_by, governs, origin, seq, set_hlc FROM p_settings "
+            "ORDER BY scope, key"
+        )
+    ]
+
+
+def any_governing(conn: sqlite3.Connection) -> bool:
+    """Whether any setting names the functions it governs (only then may one be a newer
+    release's that governs something here)."""
+    return (
+        conn.execute("SELECT 1 FROM p_settings WHERE governs IS NOT NULL LIMIT 1").fetchone()
+        is not None
+    )

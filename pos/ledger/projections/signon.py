@@ -4,7 +4,9 @@ events, so a badge and its PIN work at every station of the hall."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from pos.ledger.events import Event
@@ -15,7 +17,8 @@ CREATE TABLE p_staff_pins (
     badge TEXT PRIMARY KEY, hash TEXT NOT NULL, by TEXT, hlc TEXT NOT NULL
 );
 CREATE TABLE p_house_settings (
-    key TEXT PRIMARY KEY, value TEXT NOT NULL, by TEXT, hlc TEXT NOT NULL
+    key TEXT PRIMARY KEY, value TEXT NOT NULL, by TEXT, hlc TEXT NOT NULL, governs TEXT,
+    origin TEXT, seq INTEGER
 )
 """
 
@@ -33,16 +36,25 @@ def _pin_set(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 def _setting_set(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT INTO p_house_settings VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
-        "value = excluded.value, by = excluded.by, hlc = excluded.hlc "
+        "INSERT INTO p_house_settings VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
+        "SET value = excluded.value, by = excluded.by, hlc = excluded.hlc, "
+        "governs = excluded.governs, origin = excluded.origin, seq = excluded.seq "
         "WHERE excluded.hlc > p_house_settings.hlc",
-        (str(body["key"]), str(body["value"]), body.get("by"), event.hlc),
+        (
+            str(body["key"]),
+            str(body["value"]),
+            body.get("by"),
+            event.hlc,
+            json.dumps(sorted(set(body["governs"]))) if body.get("governs") else None,
+            event.origin,
+            event.seq,
+        ),
     )
 
 
 SIGNON = Projection(
     name="signon",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={"StaffPinSet": _pin_set, "HouseSettingSet": _setting_set},
 )
@@ -61,3 +73,41 @@ def pins_set(conn: sqlite3.Connection) -> dict[str, str]:
 
 def house_settings(conn: sqlite3.Connection) -> dict[str, str]:
     return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM p_house_settings")}
+
+
+def house_setting_rows(conn: sqlite3.Connection) -> list[HouseSettingRow]:
+    """Every sign-on setting the log holds, known to this release or not."""
+    return [
+        HouseSettingRow(
+            str(key),
+            str(value),
+            by,
+            tuple(json.loads(governs)) if governs else (),
+            origin,
+            seq,
+            hlc,
+        )
+        for key, value, by, governs, origin, seq, hlc in conn.execute(
+            "SELECT key, value, by, governs, origin, seq, hlc FROM p_house_settings ORDER BY key"
+        )
+    ]
+
+
+@dataclass(frozen=True)
+class HouseSettingRow:
+    key: str
+    value: str
+    by: str | None
+    governs: tuple[str, ...]
+    origin: str
+    seq: int
+    hlc: str
+
+
+def any_governing(conn: sqlite3.Connection) -> bool:
+    """Whether any setting names the functions it governs (only then may one be a newer
+    release's that governs something here)."""
+    return (
+        conn.execute("SELECT 1 FROM p_house_settings WHERE governs IS NOT NULL LIMIT 1").fetchone()
+        is not None
+    )
