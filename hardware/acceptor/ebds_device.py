@@ -86,17 +86,19 @@ class EbdsDevice(BillDevice):
         return reply
 
     def _step(self, command: ebds.Command) -> ebds.Status | None:
-        self.denominations, self.policy = command.denominations, command.policy
         flags: dict[str, object] = {}
-        if self.just_powered:
+        if self.just_powered:  # it answers its power-up, and takes no order with it
             self.just_powered = False
             flags.update(power_up=True, **self._power_fate())
         elif self.stage == "escrow" and command.stack and self.power_loss_next is not None:
             self.power_fate, self.power_loss_next = self.power_loss_next, None
             self.stage, self.just_powered, self.last_ack = "", True, None
+            self.denominations = 0
             self.power_off()
             return None
         else:
+            self.denominations, self.policy = command.denominations, command.policy
+            self.started = self.started or bool(command.denominations)
             flags.update(self._bill(command))
         return ebds.Status(
             cassette_attached=self.cashbox != "removed",
@@ -151,7 +153,7 @@ class EbdsDevice(BillDevice):
             return {"escrowed": True, "note": self.index(self.inside)}
         if stage == "jammed":
             return {}
-        if self.fed and self.cashbox == "in" and not self.failure:
+        if self.fed and self.cashbox == "in" and not self.failure and self.started:
             return self._read(self.fed.pop(0))
         return {"idling": bool(self.denominations)}
 

@@ -90,6 +90,7 @@ class Id003Device(BillDevice):
             self.settings[command] = data
             if command == id003.SET_INHIBIT and data:
                 self.inhibit = data[0] & 1
+                self.started = self.started or not self.inhibit
             return id003.encode(command, data)
         if command == id003.GET_CURRENCY_ASSIGN:
             return id003.encode(command, id003.currency_assign(self.denominations))
@@ -142,7 +143,7 @@ class Id003Device(BillDevice):
             return id003.STACKER_OPEN, b""
         if self.cashbox == "full":
             return id003.STACKER_FULL, b""
-        if self.fed:
+        if self.fed and self.started:  # else the bill waits at the dark mouth
             return self._read(self.fed.pop(0))
         return (id003.DISABLED if self.inhibit else id003.IDLING), b""
 

@@ -146,6 +146,10 @@ class BillDevice(PtyDevice):
       is found in the cash box;
     - `cashbox`: "in", "removed" or "full"; `cheat_next`: the next bill fed is a fraud attempt
       (refused, reported); `failure`: the device reports a failure until it is cleared.
+
+    From its power-up until the host first enables it, a validator is starting (`started`
+    false): its mouth is dark and a bill fed meanwhile waits there, neither taken nor refused,
+    until the host enables it. Once started, a validator the host disables refuses bills.
     """
 
     def __init__(
@@ -162,8 +166,10 @@ class BillDevice(PtyDevice):
         self.given_back: list[int] = []
         self.jammed: list[int] = []
         self.inside: int | None = None  # cents: the bill between the mouth and the cash box
+        self.started = False  # enabled by the host since its power-up: it reads bills fed
         self.commands: list[int] = []  # every command executed, in order (tests read it)
         self.off_until = 0.0
+        self._off = False  # powered off, and nobody told yet that the power is back
         super().__init__(fd, link=link)
 
     # -- test controls ------------------------------------------------------------------------
@@ -203,6 +209,11 @@ class BillDevice(PtyDevice):
     def powered(self) -> bool:
         return time.monotonic() >= self.off_until
 
+    def tick(self) -> None:
+        if self._off and self.powered:  # the power is back: whoever waits for it hears so
+            self._off = False
+            self.changed.notify_all()
+
     # -- for subclasses -----------------------------------------------------------------------
 
     def knows(self, cents: int) -> bool:
@@ -220,3 +231,4 @@ class BillDevice(PtyDevice):
 
     def power_off(self) -> None:
         self.off_until = time.monotonic() + self.off_for
+        self._off, self.started = True, False

@@ -9,7 +9,9 @@ it back (REJECTING, then REJECTED). The failures of hardware.acceptor.pty_device
 
 - a jam: SAFE JAM at every poll until cleared;
 - power lost with a bill in escrow: the line is silent for `off_for` seconds, then the first
-  POLL says SLAVE RESET with NOTE CLEARED FROM FRONT ("front") or INTO CASHBOX ("cashbox");
+  POLL says SLAVE RESET with NOTE CLEARED FROM FRONT ("front") or INTO CASHBOX ("cashbox"),
+  or (`clears_after` polls) a later POLL says it: a validator that takes a while to say where
+  the bill it held went; powered up, it is disabled until the host enables it again;
 - the cash box removed (CASHBOX REMOVED at every poll, CASHBOX REPLACED once back) or full
   (STACKER FULL); a fraud attempt (FRAUD ATTEMPT, the bill given back); a failure (every poll
   answered FAIL).
@@ -38,8 +40,10 @@ class SspDevice(BillDevice):
         address: int = 0,
         off_for: float = 0.8,
         protocol: int = 6,
+        clears_after: int = 0,
     ) -> None:
         self.channel_values = channel_values
+        self.clears_after = clears_after
         self.multiplier = multiplier
         self.address = address
         self.protocol = protocol
@@ -55,6 +59,7 @@ class SspDevice(BillDevice):
         self.reading: int | None = None
         self.stage: str = ""  # "reading", "escrow", "stacking", "rejecting", "jammed"
         self.events: list[Event] = [ssp.SLAVE_RESET]
+        self.clearing: tuple[Event, int] | None = None  # where the bill held went; polls left
         self.last_seq: int | None = None
         self.last_reply = b""
 
@@ -114,7 +119,7 @@ class SspDevice(BillDevice):
             self.inhibits = int.from_bytes(args, "little")
             return ok
         if command == ssp.ENABLE:
-            self.enabled = True
+            self.enabled = self.started = True
             return ok
         if command == ssp.DISABLE:
             self.enabled = False
@@ -135,6 +140,10 @@ class SspDevice(BillDevice):
     def _poll(self) -> bytes:
         out: list[Event] = self.events
         self.events = []
+        if self.clearing is not None:
+            cleared, left = self.clearing
+            self.clearing = None if left <= 0 else (cleared, left - 1)
+            out += [cleared] if left <= 0 else []
         if self.cashbox == "removed":
             self._box_out = True
             out.append(ssp.CASHBOX_REMOVED)
@@ -159,7 +168,7 @@ class SspDevice(BillDevice):
         elif self.stage == "reading" and self.reading is not None:
             self.escrow, self.reading, self.stage = self.reading, None, "escrow"
             out += [(ssp.READ, self.escrow)]
-        elif self.fed and self.escrow is None and self.cashbox == "in":
+        elif self.fed and self.escrow is None and self.cashbox == "in" and self.started:
             out += self._read(self.fed.pop(0))
         elif not self.enabled:
             out += [ssp.DISABLED]
@@ -201,10 +210,10 @@ class SspDevice(BillDevice):
         self.power_off()
         if where == "front":
             self.given_back.append(cents)
-            self.events = [ssp.SLAVE_RESET, (ssp.CLEARED_FROM_FRONT, channel)]
+            self.clearing = ((ssp.CLEARED_FROM_FRONT, channel), self.clears_after)
         else:
             self.cash_box.append(cents)
-            self.events = [ssp.SLAVE_RESET, (ssp.CLEARED_INTO_CASHBOX, channel)]
+            self.clearing = ((ssp.CLEARED_INTO_CASHBOX, channel), self.clears_after)
 
 
 def _encoded(events: list[Event]) -> bytes:
