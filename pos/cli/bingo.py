@@ -20,6 +20,7 @@ from pos.cli.common import (
     state,
     winner_options,
 )
+from pos.cli.file_params import InputPath, OutputPath
 from pos.domain.money import format_amount, format_money
 from pos.domain.receipt import Receipt
 from pos.errors import BadInput, HardwareFailure
@@ -76,7 +77,7 @@ def _program_text(view: program_service.ProgramView) -> str:
 @click.option(
     "--file",
     "program_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=InputPath(dir_okay=False, path_type=Path),
     required=True,
     help="The program as JSON or TOML (pos.domain.bingo_program's format).",
 )
@@ -159,7 +160,7 @@ def program_show(ctx: click.Context, name: str | None, version: int | None, ever
 @click.option(
     "--pdf",
     "pdf_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="The program for the wall, as PDF.",
 )
 @click.option("--print", "to_printer", is_flag=True, help="Its short form on the receipt printer.")
@@ -481,7 +482,7 @@ def bingo() -> None:
 @winner_options
 @click.option(
     "--winners-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=InputPath(dir_okay=False, path_type=Path),
     help="Each winner's W-2G data, in order (JSON list of {name, address, tin, id}, null for "
     "a winner under the threshold).",
 )
@@ -655,7 +656,7 @@ def progressive_result(
 @click.option(
     "--pdf",
     "pdf_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="Also write the posting as PDF.",
 )
 @json_option

@@ -13,6 +13,7 @@ import click
 
 from pos.cli.books_text import count_text
 from pos.cli.common import YEAR, emit, json_option, operator_option, reads, state
+from pos.cli.file_params import InputPath, OutputPath
 from pos.cli.reports import drawer, report
 from pos.domain.money import dollars
 from pos.services import books_cash, books_deposits, books_quarter
@@ -353,12 +354,12 @@ def _outputs(func: Any) -> Any:
         ("--pdf", "Also write the summary to sign as PDF."),
         ("--csv", "Also write each line's source events as CSV."),
     ):
-        func = click.option(name, type=click.Path(dir_okay=False, path_type=Path), help=help_text)(
+        func = click.option(name, type=OutputPath(dir_okay=False, path_type=Path), help=help_text)(
             func
         )
     return click.option(
         "--template",
-        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        type=InputPath(dir_okay=False, exists=True, path_type=Path),
         help="Another state's form layout (JSON, as pos/templates/va_form102.json).",
     )(func)
 

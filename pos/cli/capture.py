@@ -23,6 +23,8 @@ class Captured:
     stderr: io.StringIO = field(default_factory=io.StringIO)
     #: also write to the real streams (a command run here)
     tee: bool = False
+    #: why the command may not ask for input (one run for a client of the station's owner)
+    no_input: str | None = None
 
 
 _current: ContextVar[Captured | None] = ContextVar("booth_captured", default=None)
@@ -77,10 +79,16 @@ def install() -> None:
         sys.stderr = Routed(sys.stderr, "stderr")
 
 
+def input_refused() -> str | None:
+    """Why the running command may not ask for input, or None when it may."""
+    captured = _current.get()
+    return None if captured is None else captured.no_input
+
+
 @contextmanager
-def capturing(*, tee: bool = False) -> Iterator[Captured]:
+def capturing(*, tee: bool = False, no_input: str | None = None) -> Iterator[Captured]:
     install()
-    captured = Captured(tee=tee)
+    captured = Captured(tee=tee, no_input=no_input)
     token = _current.set(captured)
     try:
         yield captured

@@ -10,25 +10,37 @@ runs the command itself (`pos.cli.main`).
 from __future__ import annotations
 
 import base64
+import contextlib
 import errno
 import os
+import shutil
 import socket
+import stat
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pos.cli.control_socket import Address, read_message, send_message, socket_path
-from pos.errors import StorageFailure
-from pos.services.outputs import replacing
+from pos.cli.control_socket import (
+    MAX_ANSWER,
+    MAX_UPLOAD,
+    Address,
+    FrameError,
+    Silent,
+    receive_message,
+    send_message,
+    socket_path,
+)
 
 #: Environment a forwarded command takes with it (the operator, a training hall's clock...).
 FORWARDED_ENV_PREFIX = "BOOTH_"
-#: Files named on the command line that are sent along (a flare, a roster), at most this much.
-MAX_UPLOAD = 64 * 1024 * 1024
 #: How long a client keeps trying when its answer was lost (the owner restarting, say).
 RETRY_FOR = 30.0
+#: How long a client waits for its answer (a write waits its turn on the owner's worker; an
+#: inspector's export of a big ledger takes minutes).
+ANSWER_TIMEOUT = 900.0
 
 EXIT_FAILURE = 3
 
@@ -38,7 +50,7 @@ class RunHere(Exception):
 
 
 class ControlRefused(Exception):
-    """The owner is running but this client may not use it (exit 3)."""
+    """The owner is running but this client may not use it, or it did not answer (exit 3)."""
 
 
 @dataclass(frozen=True)
@@ -49,33 +61,80 @@ class Result:
     outputs: list[dict[str, Any]]
 
 
-def _uploads(args: list[str], cwd: str) -> dict[str, str]:
-    files: dict[str, str] = {}
-    total = 0
-    for token in args:
-        value = token.split("=", 1)[1] if token.startswith("--") and "=" in token else token
-        if not value or value.startswith("-") or value in files:
-            continue
-        path = os.path.join(cwd, value)
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _input(path: str, room: int) -> dict[str, str]:
+    """A file the command reads, as sent along: its bytes, or why it is not sent ("missing":
+    the command says so, as it would here)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return {"missing": "yes"}
+    except OSError as exc:
+        return {"problem": exc.strerror or str(exc)}
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        return {"problem": f"is {kind}, not a regular file"}
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(room + 1)
+    except OSError as exc:
+        return {"problem": exc.strerror or str(exc)}
+    if len(data) > room:
+        return {"problem": f"is larger than the {MAX_UPLOAD:,} bytes a command may send along"}
+    return {"data": base64.b64encode(data).decode()}
+
+
+def _target(path: str) -> str:
+    """What is at an output's path now (the owner's run sees the same)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "absent"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
         try:
-            if not os.path.isfile(path):
-                continue
-            size = os.path.getsize(path)
-            if total + size > MAX_UPLOAD:
-                continue
-            with open(path, "rb") as handle:
-                files[value] = base64.b64encode(handle.read()).decode()
-            total += size
+            return "dir" if os.listdir(path) else "empty-dir"
         except OSError:
-            continue  # the command says so, as it would here
-    return files
+            return "dir"
+    return "other"
 
 
-def _connect(directory: Path) -> socket.socket:
+def client_files(wanted: dict[str, list[str]], cwd: str) -> dict[str, Any]:
+    """The files the owner asked about: each input's bytes, each output's state."""
+    inputs: dict[str, dict[str, str]] = {}
+    room = MAX_UPLOAD
+    for value in wanted.get("inputs", []):
+        sent = _input(os.path.join(cwd, value), room)
+        room -= len(sent.get("data", "")) * 3 // 4
+        inputs[value] = sent
+    outputs = {value: _target(os.path.join(cwd, value)) for value in wanted.get("outputs", [])}
+    return {"inputs": inputs, "outputs": outputs}
+
+
+def _connect(directory: Path, timeout: float) -> socket.socket:
     path = socket_path(directory)
-    if not os.path.exists(path):
-        raise RunHere("no owner")
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise RunHere("no owner") from None
+    except PermissionError:
+        raise ControlRefused(
+            f"station {directory} may not be reached by this account ({path}: permission "
+            "denied): run booth as the station's user or a member of its group"
+        ) from None
+    except OSError:
+        raise RunHere("no owner") from None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
     with Address(path) as address:
         try:
             sock.connect(address.address)
@@ -96,39 +155,57 @@ def _connect(directory: Path) -> socket.socket:
 def owner_answers(directory: Path) -> bool:
     """Whether the station's owner (its screen or `booth serve`) runs and answers here."""
     try:
-        _connect(directory).close()
+        _connect(directory, 10.0).close()
     except (RunHere, ControlRefused):
         return False
     return True
 
 
-def _exchange(directory: Path, request: dict[str, Any]) -> dict[str, Any] | None:
+def _exchange(directory: Path, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
     """The owner's answer, or None when the connection was lost before it came."""
-    sock = _connect(directory)
+    sock = _connect(directory, timeout)
     try:
-        send_message(sock, request)
-        with sock.makefile("rb") as stream:
-            return read_message(stream)
-    except (ConnectionError, ValueError):
+        # when the owner stopped reading (a refusal, a frame too large), its answer is waiting
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            send_message(sock, request)
+        return receive_message(sock, limit=MAX_ANSWER, idle=timeout)
+    except (Silent, TimeoutError):
+        raise ControlRefused(
+            f"station {directory}'s owner did not answer within {timeout:g} seconds "
+            f"(request {request['request_id']}): run the command again with --request-id "
+            f"{request['request_id']}"
+        ) from None
+    except (ConnectionError, FrameError):
         return None
     finally:
         sock.close()
 
 
-def forward(directory: Path, args: list[str], request_id: str, *, explicit_id: bool) -> Result:
+def forward(
+    directory: Path,
+    args: list[str],
+    request_id: str,
+    *,
+    explicit_id: bool,
+    timeout: float = ANSWER_TIMEOUT,
+) -> Result:
     """Run `args` on the station's owner. Raises RunHere or ControlRefused."""
     cwd = os.getcwd()
-    request = {
+    request: dict[str, Any] = {
         "argv": args,
         "request_id": request_id,
         "explicit_id": explicit_id,
         "cwd": cwd,
         "env": {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV_PREFIX)},
-        "uploads": _uploads(args, cwd),
     }
     deadline = time.monotonic() + RETRY_FOR
     while True:
-        answer = _exchange(directory, request)
+        answer = _exchange(directory, request, timeout)
+        if answer is not None and "files" in answer and "files" not in request:
+            # The owner named the command's inputs and outputs: the same request again, with
+            # the inputs' bytes and the outputs' states.
+            request["files"] = client_files(dict(answer["files"]), cwd)
+            continue
         if answer is not None:
             break
         # The answer was lost (the owner stopped mid-command?): the same request id again
@@ -151,30 +228,79 @@ def forward(directory: Path, args: list[str], request_id: str, *, explicit_id: b
     )
 
 
+def _write_file(path: str, data: bytes, mode: int) -> None:
+    """`data` at `path`, whole or not at all: a temporary file beside it replaces it once
+    complete. A path that is not a regular file (/dev/stdout, a pipe) is written directly."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
+    directory, name = os.path.split(path)
+    fd, partial = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=directory or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(partial, mode)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
+
+
+def _write_directory(path: str, files: list[dict[str, Any]]) -> None:
+    """The files of a directory output, whole or not at all: all of them are written into a
+    new directory beside `path` first; it then becomes `path` (when `path` is missing or
+    empty), or its files replace theirs in `path`."""
+    parent, name = os.path.split(os.path.normpath(path))
+    partial = tempfile.mkdtemp(prefix=f".{name}.", suffix=".partial", dir=parent or ".")
+    try:
+        for entry in files:
+            relative = os.path.normpath(str(entry["name"]))
+            if relative.startswith("..") or os.path.isabs(relative):
+                raise OSError(errno.EINVAL, f"{relative}: outside the directory")
+            target = os.path.join(partial, relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            _write_file(target, base64.b64decode(entry["data"]), int(entry["mode"]))
+        try:
+            os.rename(partial, path)  # over an empty directory too
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+        for root, _dirs, names in os.walk(partial):
+            here = os.path.join(path, os.path.relpath(root, partial))
+            os.makedirs(here, exist_ok=True)
+            for file in names:
+                os.replace(os.path.join(root, file), os.path.join(here, file))
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
 def write_outputs(outputs: list[dict[str, Any]]) -> str | None:
     """Write the files the command made (a PDF, an export) where the caller asked; an error
     message when one cannot be written."""
     for output in outputs:
         path = str(output["path"])
         try:
-            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            with replacing(path) as partial:
-                flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-                with os.fdopen(os.open(partial, flags, int(output["mode"])), "wb") as handle:
-                    handle.write(base64.b64decode(output["data"]))
+            if output.get("kind") == "dir":
+                _write_directory(path, list(output["files"]))
+            else:
+                _write_file(path, base64.b64decode(output["data"]), int(output["mode"]))
         except OSError as exc:
-            return f"cannot write {path}: {exc.strerror}"
-        except StorageFailure as failure:
-            return failure.message
+            return f"cannot write {path}: {exc.strerror or exc}"
     return None
 
 
 def emit(result: Result) -> int:
     problem = write_outputs(result.outputs)
+    if problem is not None:  # what it said it did is not where it was asked for
+        sys.stderr.write(result.stderr)
+        sys.stderr.write(f"booth: {problem}\n")
+        return EXIT_FAILURE
     sys.stdout.write(result.stdout)
     sys.stdout.flush()
     sys.stderr.write(result.stderr)
-    if problem is not None:
-        sys.stderr.write(f"booth: {problem}\n")
-        return EXIT_FAILURE
     return result.exit_code

@@ -11,11 +11,17 @@ on the network) and runs each command line a client sends:
 - a command that must run in the caller's process (it makes a station, starts an owner, or
   listens to a scanner) is sent back to be run there.
 
-Files the command line names are the client's: those it sends along are given to the command
-as private copies, and what the command writes (a PDF, an export) is sent back for the client
-to write where it asked. The owner never opens a client's path, so its account lends nobody
-its rights. Peer credentials are checked: root, the owner's own user, or a member of the station
-directory's group.
+Files the command line names are the client's, each declared an input or an output
+(pos.cli.file_params): the owner first answers with the command's inputs and outputs, and the
+client sends the request again with the inputs' bytes and the outputs' states. Inputs are given
+to the command as private copies; what it writes (a PDF, an export) is sent back for the client
+to write where it asked, over what was there. The owner never opens a client's path, so its
+account lends nobody its rights, and a forwarded command never asks for input on the owner's
+side (a secret comes from the client, as a file it sends along). Peer credentials are checked:
+root, the owner's own user, or a member of the station directory's group.
+
+A request is at most MAX_REQUEST bytes, and a client that sends nothing for IDLE_TIMEOUT
+seconds is let go; a bad request is answered with exit 2.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from __future__ import annotations
 import base64
 import logging
 import os
-import queue
 import shutil
 import socket
 import socketserver
+import sqlite3
 import struct
 import tempfile
 import threading
@@ -38,12 +44,23 @@ from typing import Any
 
 import click
 
+from pos.cli import capture
 from pos.cli.capture import capturing
 from pos.cli.common import Access, CliState, Owner, command_access, print_queued_receipts
-from pos.cli.control_socket import Address, read_message, send_message, socket_path
-from pos.cli.request_ids import BadRequestId, split_request_id
+from pos.cli.control_socket import (
+    IDLE_TIMEOUT,
+    MAX_REQUEST,
+    Address,
+    FrameError,
+    Silent,
+    receive_message,
+    send_message,
+    socket_path,
+)
+from pos.cli.file_params import SECRET_FILES, PathRole, is_path, path_role
+from pos.cli.request_ids import split_request_id
 from pos.clock import NOW_VARIABLE, clock_for
-from pos.errors import BoothError
+from pos.errors import BoothError, StorageFailure
 from pos.ledger import Ledger, requests
 from pos.services import money_path
 from pos.services.station import LEDGER_FILE, Station
@@ -58,13 +75,22 @@ _READERS = 2
 # -- what a command line is ---------------------------------------------------------------------
 
 
-def resolve(args: list[str]) -> tuple[click.Command, dict[str, Any]]:
+@dataclass(frozen=True)
+class Resolved:
+    command: click.Command
+    #: its path below `booth`: "report day"
+    path: str
+    params: dict[str, Any]
+
+
+def resolve(args: list[str]) -> Resolved:
     """The command a command line names, with its parameters (parsed leniently: nothing is
     checked or run)."""
     from pos.cli.main import cli
 
     ctx = cli.make_context("booth", list(args), resilient_parsing=True)
     command: click.Command = cli
+    names: list[str] = []
     while isinstance(command, click.Group):
         rest = [*ctx._protected_args, *ctx.args]
         if not rest:
@@ -74,7 +100,86 @@ def resolve(args: list[str]) -> tuple[click.Command, dict[str, Any]]:
             break
         ctx = sub.make_context(name, rest, parent=ctx, resilient_parsing=True)
         command = sub
-    return command, dict(ctx.params)
+        names.append(name)
+    return Resolved(command, " ".join(names), dict(ctx.params))
+
+
+class Undeclared(Exception):
+    """A path option declared neither an input nor an output (a bug: pos.cli.file_params)."""
+
+
+def named_paths(resolved: Resolved) -> dict[str, PathRole]:
+    """Each path the command line names (as given), and whether it is an input or an output."""
+    named: dict[str, PathRole] = {}
+    for param in resolved.command.params:
+        if not is_path(param):
+            continue
+        given = resolved.params.get(param.name or "")
+        values = [v for v in (given if isinstance(given, list | tuple) else [given]) if v]
+        values = [str(v) for v in values if str(v) != "-"]
+        if not values:
+            continue
+        role = path_role(resolved.path, param)
+        if role is None:
+            raise Undeclared(f"{resolved.path} {param.name}")
+        for value in values:
+            named.setdefault(value, role)
+    return named
+
+
+@dataclass(frozen=True)
+class ClientFiles:
+    """What the client sent about the files its command line names."""
+
+    #: input (as given) -> {"data": base64} | {"missing": "yes"} | {"problem": why}
+    inputs: dict[str, dict[str, str]]
+    #: output (as given) -> "absent" | "file" | "empty-dir" | "dir" | "other"
+    outputs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Request:
+    argv: list[str]
+    request_id: str
+    env: dict[str, str]
+    cwd: str
+    files: ClientFiles | None
+
+
+def _strings(value: object, what: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise TypeError(f"{what} is not an object of strings: {str(value)[:80]!r}")
+    return dict(value)
+
+
+def parse_request(message: dict[str, Any]) -> Request:
+    """A client's request, checked; TypeError or BadRequestId naming what is wrong."""
+    argv = message.get("argv")
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        raise TypeError(f"argv is not a list of strings: {str(argv)[:80]!r}")
+    request_id = message.get("request_id")
+    if not isinstance(request_id, str):
+        raise TypeError(f"request_id is not a string: {str(request_id)[:80]!r}")
+    _, checked = split_request_id(["--request-id", request_id])
+    assert checked is not None
+    cwd = message.get("cwd") or "/"
+    if not isinstance(cwd, str):
+        raise TypeError(f"cwd is not a string: {str(cwd)[:80]!r}")
+    files = None
+    if "files" in message:
+        given = message["files"]
+        if not isinstance(given, dict):
+            raise TypeError(f"files is not an object: {str(given)[:80]!r}")
+        inputs = given.get("inputs") or {}
+        if not isinstance(inputs, dict):
+            raise TypeError(f"files.inputs is not an object: {str(inputs)[:80]!r}")
+        files = ClientFiles(
+            {str(k): _strings(v, f"input {k}") for k, v in inputs.items()},
+            _strings(given.get("outputs") or {}, "files.outputs"),
+        )
+    return Request(argv, checked, _strings(message.get("env") or {}, "env"), cwd, files)
 
 
 def with_environment_options(
@@ -99,6 +204,14 @@ def with_environment_options(
     return out
 
 
+class InputProblem(Exception):
+    """An input the client could not send (not a regular file, too large, unreadable)."""
+
+
+#: In a directory output that held files at the client's: the command sees it is not empty.
+_HELD = ".booth-client-files"
+
+
 @dataclass
 class Sandbox:
     """The command's files, kept apart from the client's paths (see the module's text)."""
@@ -110,61 +223,76 @@ class Sandbox:
     renames: dict[str, str] = field(default_factory=dict)
 
     def map_args(
-        self,
-        args: list[str],
-        command: click.Command,
-        params: dict[str, Any],
-        uploads: dict[str, str],
+        self, args: list[str], named: dict[str, PathRole], files: ClientFiles
     ) -> list[str]:
-        values: set[str] = set()
-        for param in command.params:
-            if isinstance(param.type, click.Path | click.File):
-                given = params.get(param.name or "")
-                for value in given if isinstance(given, list | tuple) else [given]:
-                    if value is not None and str(value) != "-":
-                        values.add(os.path.normpath(str(value)))
+        by_path = {os.path.normpath(value): value for value in named}
         mapped: dict[str, str] = {}
         out = []
         for token in args:
             prefix, value = "", token
             if token.startswith("--") and "=" in token:
                 prefix, value = token.split("=", 1)[0] + "=", token.split("=", 1)[1]
-            if value and os.path.normpath(value) in values:
-                if value not in mapped:
-                    mapped[value] = self._place(value, uploads.get(value), len(mapped))
-                out.append(prefix + mapped[value])
+            given = by_path.get(os.path.normpath(value)) if value else None
+            if given is not None:
+                if given not in mapped:
+                    mapped[given] = self._place(given, named[given], files)
+                out.append(prefix + mapped[given])
             else:
                 out.append(token)
         return out
 
-    def _place(self, value: str, upload: str | None, n: int) -> str:
+    def _slot(self, value: str) -> Path:
         client_path = os.path.normpath(os.path.join(self.cwd, value))
-        slot = self.directory / f"f{n}"
+        slot = self.directory / f"f{len(self.renames)}"
         slot.mkdir(mode=0o700)
         here = slot / (os.path.basename(client_path.rstrip("/")) or "file")
-        if upload is not None:
-            here.write_bytes(base64.b64decode(upload))
-        else:
-            self.outputs.append((here, client_path))
         self.renames[str(here)] = value  # said as the client said it
+        return here
+
+    def _place(self, value: str, role: PathRole, files: ClientFiles) -> str:
+        here = self._slot(value)
+        if role is PathRole.INPUT:
+            sent = files.inputs.get(value, {"missing": "yes"})
+            if "problem" in sent:
+                raise InputProblem(f"{value}: {sent['problem']}")
+            if "data" in sent:
+                here.write_bytes(base64.b64decode(sent["data"]))
+            return str(here)
+        state = files.outputs.get(value, "absent")
+        if state in ("dir", "empty-dir"):
+            here.mkdir()
+            if state == "dir":
+                (here / _HELD).touch()
+        self.outputs.append((here, os.path.normpath(os.path.join(self.cwd, value))))
+        return str(here)
+
+    def secret(self, value: str, shown: str) -> str:
+        """A file holding `value` (a client's secret), said as `shown` in messages."""
+        slot = self.directory / f"f{len(self.renames)}"
+        slot.mkdir(mode=0o700)
+        here = slot / "secret"
+        fd = os.open(here, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(value)
+        self.renames[str(here)] = shown
         return str(here)
 
     def collect(self) -> list[dict[str, Any]]:
         files: list[dict[str, Any]] = []
         for here, client_path in self.outputs:
             if here.is_file():
-                files.append(self._file(here, client_path))
+                files.append({"path": client_path, **self._file(here)})
             elif here.is_dir():
-                for path in sorted(p for p in here.rglob("*") if p.is_file()):
-                    files.append(
-                        self._file(path, os.path.join(client_path, str(path.relative_to(here))))
-                    )
+                inside = sorted(p for p in here.rglob("*") if p.is_file())
+                made = [p for p in inside if p != here / _HELD]
+                if made:
+                    entries = [{"name": str(p.relative_to(here)), **self._file(p)} for p in made]
+                    files.append({"path": client_path, "kind": "dir", "files": entries})
         return files
 
     @staticmethod
-    def _file(path: Path, client_path: str) -> dict[str, Any]:
+    def _file(path: Path) -> dict[str, Any]:
         return {
-            "path": client_path,
             "data": base64.b64encode(path.read_bytes()).decode(),
             "mode": path.stat().st_mode & 0o777,
         }
@@ -211,11 +339,12 @@ class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     control: ControlServer
 
 
-class _Handler(socketserver.StreamRequestHandler):
+class _Handler(socketserver.BaseRequestHandler):
     server: _Server
+    request: socket.socket
 
     def handle(self) -> None:
-        self.server.control.handle(self.connection, self.rfile)
+        self.server.control.handle(self.request)
 
 
 class ControlServer:
@@ -233,8 +362,10 @@ class ControlServer:
         self.after_write = after_write or print_queued_receipts
         self.path = socket_path(self.directory)
         self.group = os.stat(self.directory).st_gid
-        self._readers: queue.LifoQueue[Ledger] = queue.LifoQueue()
-        self._reader_count = 0
+        # at most _READERS read connections, each given back (or its slot, when it could not
+        # be opened) whatever the read did
+        self._reader_slots = threading.BoundedSemaphore(_READERS)
+        self._idle_readers: list[Ledger] = []
         self._reader_lock = threading.Lock()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -243,6 +374,7 @@ class ControlServer:
     # -- lifetime ---------------------------------------------------------------------------
 
     def start(self) -> None:
+        forbid_prompts()
         self._station = self.worker.wait_open()
         with Address(self.path) as address:
             self._remove_stale()
@@ -278,12 +410,13 @@ class ControlServer:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
-        while not self._readers.empty():
-            self._readers.get_nowait().close()
+        with self._reader_lock:
+            while self._idle_readers:
+                self._idle_readers.pop().close()
 
     # -- one connection ---------------------------------------------------------------------
 
-    def handle(self, conn: socket.socket, stream: Any) -> None:
+    def handle(self, conn: socket.socket) -> None:
         refusal = self._refusal(conn)
         try:
             if refusal is not None:
@@ -291,14 +424,23 @@ class ControlServer:
                 send_message(conn, {"refused": refusal})
                 return
             try:
-                request = read_message(stream)
-            except ValueError as exc:
-                send_message(conn, {"exit": 2, "stdout": "", "stderr": f"booth: {exc}\n"})
+                request = receive_message(conn, limit=MAX_REQUEST, idle=IDLE_TIMEOUT)
+            except Silent:
+                return  # an idle client is let go
+            except FrameError as exc:
+                send_message(conn, _usage(f"a bad request: {exc}"))
                 return
             if request is None:
                 return
-            send_message(conn, self.answer(request))
-        except (BrokenPipeError, ConnectionResetError):
+            conn.settimeout(None)  # the command takes the time it takes
+            try:
+                answer = self.answer(request)
+            except Exception as exc:  # a bug: said in one line to the client, in full in the log
+                log.exception("control socket: the request failed")
+                answer = {"exit": 3, "stdout": "", "stderr": f"booth: the owner failed: {exc}\n"}
+            conn.settimeout(IDLE_TIMEOUT)
+            send_message(conn, answer)
+        except OSError:
             pass  # the client went away; a write it asked for is done and its answer kept
 
     def _refusal(self, conn: socket.socket) -> str | None:
@@ -310,35 +452,49 @@ class ControlServer:
             "station's own user and members of its group may"
         )
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, message: dict[str, Any]) -> dict[str, Any]:
         try:
-            args = [str(a) for a in request["argv"]]
-            _, explicit = split_request_id(["--request-id", str(request["request_id"])])
-            env = {str(k): str(v) for k, v in dict(request.get("env") or {}).items()}
-            cwd = str(request.get("cwd") or "/")
-            uploads = {str(k): str(v) for k, v in dict(request.get("uploads") or {}).items()}
-        except (KeyError, TypeError, ValueError, BadRequestId) as exc:
-            return {"exit": 2, "stdout": "", "stderr": f"booth: a malformed request: {exc}\n"}
-        assert explicit is not None
+            request = parse_request(message)
+        except (TypeError, ValueError) as exc:  # BadRequestId is a ValueError
+            return _usage(f"a malformed request: {exc}")
+        args = request.argv
         if not args or _HELP.intersection(args):
             return {"run_here": True}
         try:
-            command, params = resolve(args)
+            resolved = resolve(args)
         except Exception:  # a usage error: said where it is run, as it would be
             return {"run_here": True}
+        command = resolved.command
         access = command_access(command)
         if access is Access.LOCAL or isinstance(command, click.Group):
             return {"run_here": True}
-        args = with_environment_options(args, command, env)
-        with sandbox(cwd) as box:
+        try:
+            named = named_paths(resolved)
+        except Undeclared as exc:
+            return _usage(f"{exc}: a path declared neither an input nor an output")
+        if named and request.files is None:
+            return {
+                "files": {
+                    "inputs": [v for v, role in named.items() if role is PathRole.INPUT],
+                    "outputs": [v for v, role in named.items() if role is PathRole.OUTPUT],
+                }
+            }
+        fingerprint = requests.Command.of(args)
+        args = with_environment_options(args, command, request.env)
+        with sandbox(request.cwd) as box:
             try:
-                args = box.map_args(args, command, params, uploads)
+                args = box.map_args(args, named, request.files or ClientFiles({}, {}))
+                args, hint = _secrets(args, resolved, request.env, box)
+            except InputProblem as exc:
+                return _usage(str(exc))
             except OSError as exc:
                 return {"exit": 3, "stdout": "", "stderr": f"booth: {exc}\n"}
             if access is Access.READ:
-                code, out, err = self._read(args, env)
+                code, out, err = self._read(args, request.env, hint)
             else:
-                code, out, err = self._write(args, explicit, env)
+                code, out, err = self._write(
+                    args, request.request_id, request.env, fingerprint, hint
+                )
             return {
                 "exit": code,
                 "stdout": box.unmap(out),
@@ -354,47 +510,70 @@ class ControlServer:
         return st.with_clock(clock_for(st.hall.training, env))
 
     def _reader(self) -> Ledger:
+        self._reader_slots.acquire()
         try:
-            return self._readers.get_nowait()
-        except queue.Empty:
-            pass
-        with self._reader_lock:
-            if self._reader_count >= _READERS:
-                return self._readers.get()
-            self._reader_count += 1
-        st = self._station
-        assert st is not None
-        return Ledger.open_read_only(
-            self.directory / LEDGER_FILE, station=st.id, hall_public_key=st.config.hall_public_key
-        )
+            with self._reader_lock:
+                if self._idle_readers:
+                    return self._idle_readers.pop()
+            st = self._station
+            assert st is not None
+            return Ledger.open_read_only(
+                self.directory / LEDGER_FILE,
+                station=st.id,
+                hall_public_key=st.config.hall_public_key,
+            )
+        except BaseException:
+            self._reader_slots.release()
+            raise
 
-    def _read(self, args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    def _give_back(self, ledger: Ledger) -> None:
+        with self._reader_lock:
+            self._idle_readers.append(ledger)
+        self._reader_slots.release()
+
+    def _read(self, args: list[str], env: dict[str, str], hint: str) -> tuple[int, str, str]:
         from pos.cli.main import execute, report_error
 
         assert self._station is not None
-        ledger = self._reader()
-        try:
-            with capturing() as out:
+        with capturing(no_input=hint) as out:
+            try:
+                ledger = self._reader()
+            except BoothError as error:
+                code = report_error(error, "--json" in args)
+            except (sqlite3.Error, OSError) as exc:
+                failure = StorageFailure(f"cannot open the ledger to read it: {exc}")
+                code = report_error(failure, "--json" in args)
+            else:
                 try:
-                    view = self._on_clock(self._station.on_ledger(ledger), env)
-                except BoothError as error:
-                    code = report_error(error, "--json" in args)
-                else:
-                    code = execute(args, CliState(hall=self.directory, owner=Owner(view, _nothing)))
-        finally:
-            ledger.roll_back_open_transaction()
-            self._readers.put(ledger)
+                    try:
+                        view = self._on_clock(self._station.on_ledger(ledger), env)
+                    except BoothError as error:
+                        code = report_error(error, "--json" in args)
+                    else:
+                        state = CliState(hall=self.directory, owner=Owner(view, _nothing))
+                        code = execute(args, state)
+                finally:
+                    with suppress(sqlite3.Error):
+                        ledger.roll_back_open_transaction()
+                    self._give_back(ledger)
         return code, out.stdout.getvalue(), out.stderr.getvalue()
 
-    def _write(self, args: list[str], request_id: str, env: dict[str, str]) -> tuple[int, str, str]:
+    def _write(
+        self,
+        args: list[str],
+        request_id: str,
+        env: dict[str, str],
+        command: requests.Command,
+        hint: str,
+    ) -> tuple[int, str, str]:
         from pos.cli.main import execute, keeps_answer, replay, report_error
 
         def job(st: Station) -> tuple[int, str, str]:
             claim = money_path.done_before(st, request_id)
             cli_state = CliState(hall=self.directory, request_id=request_id)
-            with capturing() as out:
+            with capturing(no_input=hint) as out:
                 if claim is not None:
-                    code = replay(claim, "--json" in args)
+                    code = replay(claim, "--json" in args, command)
                 else:
                     try:
                         view = self._on_clock(st, env)
@@ -402,13 +581,16 @@ class ControlServer:
                         code = report_error(error, "--json" in args)
                     else:
                         cli_state.owner = Owner(view, self.after_write)
-                        code = execute(args, cli_state)
+                        code = execute(args, cli_state, command)
             stdout, stderr = out.stdout.getvalue(), out.stderr.getvalue()
             if claim is None and cli_state.wrote and keeps_answer(code):
                 try:
                     with st.ledger.transaction():
                         requests.record_answer(
-                            st.ledger.conn, request_id, requests.Answer(code, stdout, stderr)
+                            st.ledger.conn,
+                            request_id,
+                            requests.Answer(code, stdout, stderr),
+                            command,
                         )
                 except BoothError as error:
                     log.error("the answer to request %s was not kept: %s", request_id, error)
@@ -419,3 +601,62 @@ class ControlServer:
 
 def _nothing(_st: Station) -> None:
     pass
+
+
+def _usage(message: str) -> dict[str, Any]:
+    return {"exit": 2, "stdout": "", "stderr": f"booth: {message}\n"}
+
+
+_ASK_NOTHING = (
+    "a command sent to the station's running owner cannot ask for input there: give it in a "
+    "file or in the environment (see the command's --help)"
+)
+
+
+def _secrets(
+    args: list[str], resolved: Resolved, env: dict[str, str], box: Sandbox
+) -> tuple[list[str], str]:
+    """The command line with the client's secrets as files (a secret the client's environment
+    holds, for a file option it did not give), and what to say if the command asks anyway."""
+    hint = _ASK_NOTHING
+    for param in resolved.command.params:
+        variable = SECRET_FILES.get((resolved.path, param.name or ""))
+        if variable is None or not isinstance(param, click.Option):
+            continue
+        hint = (
+            "a command sent to the station's running owner cannot ask for input there: set "
+            f"{variable} or give {param.opts[0]}"
+        )
+        if resolved.params.get(param.name or "") is None and env.get(variable):
+            args = [*args, param.opts[0], box.secret(env[variable], f"${variable}")]
+    return args, hint
+
+
+_prompts_forbidden = threading.Lock()
+
+
+def forbid_prompts() -> None:
+    """Make click's prompts refuse, in a command run for a client (its terminal is not here:
+    a prompt would wait on the owner's stdin, or abort), and work as before elsewhere."""
+    with _prompts_forbidden:
+        if getattr(click.termui.visible_prompt_func, "booth_guarded", False):
+            return
+        click.termui.visible_prompt_func = _guarded(click.termui.visible_prompt_func)
+        click.termui.hidden_prompt_func = _guarded(click.termui.hidden_prompt_func)  # type: ignore[assignment]
+
+
+class InputRefused(BoothError):
+    """A command run for a client asked for input on the owner's side."""
+
+    exit_code = 2
+
+
+def _guarded(prompt: Callable[[str], str]) -> Callable[[str], str]:
+    def guarded(text: str) -> str:
+        reason = capture.input_refused()
+        if reason is not None:
+            raise InputRefused(reason)
+        return prompt(text)
+
+    guarded.booth_guarded = True  # type: ignore[attr-defined]
+    return guarded

@@ -13,8 +13,17 @@ from pathlib import Path
 from typing import Any
 
 SOCKET_NAME = "control.sock"
-#: Largest message either side reads (a roster or flare sent along, an export sent back).
-MAX_MESSAGE = 256 * 1024 * 1024
+#: Files named on the command line that a client sends along (a flare, a roster): at most this
+#: much in all.
+MAX_UPLOAD = 64 * 1024 * 1024
+#: Largest request the owner reads: the uploads (base64) and the command line. The owner stops
+#: reading a larger one there, so a client cannot make it hold more.
+MAX_REQUEST = MAX_UPLOAD * 4 // 3 + 1024 * 1024
+#: Largest answer a client reads (the files a command wrote: an export, a PDF).
+MAX_ANSWER = 512 * 1024 * 1024
+#: Seconds the owner waits for the next byte of a request before it lets the client go.
+IDLE_TIMEOUT = 15.0
+_CHUNK = 1024 * 1024
 #: sun_path holds 108 bytes with its terminating NUL.
 _MAX_PATH = 107
 
@@ -49,19 +58,56 @@ class Address:
         self.close()
 
 
+class FrameError(ValueError):
+    """A message too long, cut short, not JSON, nested too deeply, or not a JSON object."""
+
+
+class Silent(TimeoutError):
+    """Nothing at all came within the time allowed."""
+
+
 def send_message(sock: socket.socket, message: dict[str, Any]) -> None:
     sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
 
-def read_message(stream: Any, limit: int = MAX_MESSAGE) -> dict[str, Any] | None:
-    """The next message from a binary file-like stream; None at a clean end of stream.
-    Raises ValueError for a message that is too long or not a JSON object."""
-    line = stream.readline(limit + 1)
-    if not line:
-        return None
-    if len(line) > limit or not line.endswith(b"\n"):
-        raise ValueError("the message is too long or was cut short")
-    message = json.loads(line)
+def receive_message(
+    sock: socket.socket, *, limit: int, idle: float | None
+) -> dict[str, Any] | None:
+    """The next message on `sock`; None when the peer closed before sending any of it. Reads
+    at most `limit` bytes and waits at most `idle` seconds for each part. Raises FrameError for
+    a bad message (too long: nothing past `limit` is read), Silent when nothing came at all."""
+    sock.settimeout(idle)
+    buffer = bytearray()
+    while True:
+        try:
+            chunk = sock.recv(min(_CHUNK, limit + 1 - len(buffer)))
+        except TimeoutError:
+            if not buffer:
+                raise Silent(f"nothing came for {idle} seconds") from None
+            raise FrameError(f"the message stopped coming for {idle} seconds") from None
+        if not chunk:
+            if not buffer:
+                return None
+            raise FrameError(f"the message was cut short after {len(buffer):,} bytes")
+        end = chunk.find(b"\n")
+        if end >= 0:
+            buffer += chunk[:end]
+            if len(buffer) > limit:
+                raise FrameError(f"the message is larger than {limit:,} bytes")
+            break
+        buffer += chunk
+        if len(buffer) > limit:
+            raise FrameError(f"the message is larger than {limit:,} bytes")
+    return parse_message(bytes(buffer))
+
+
+def parse_message(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except RecursionError:
+        raise FrameError("the message is nested too deeply") from None
+    except ValueError as exc:
+        raise FrameError(f"the message is not JSON: {exc}") from None
     if not isinstance(message, dict):
-        raise ValueError("a message is a JSON object")
+        raise FrameError(f"a message is a JSON object, not {type(message).__name__}")
     return message

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.file_params import InputPath, OutputPath
 from pos.domain.rulebook import rules_table
 from pos.errors import BadInput
 from pos.services import deals as deal_service
@@ -53,7 +54,7 @@ def deal() -> None:
 @click.option(
     "--flare",
     "flare_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=InputPath(dir_okay=False, path_type=Path),
     help="The flare as JSON or TOML (the interchange format).",
 )
 @click.option("--serial")
@@ -282,7 +283,7 @@ def house_show(ctx: click.Context) -> None:
 @click.option(
     "--file",
     "text_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=InputPath(dir_okay=False, path_type=Path),
     help="Read the rule's text from a UTF-8 file.",
 )
 @operator_option
@@ -326,7 +327,7 @@ def house_posted(ctx: click.Context, every_version: bool) -> None:
 
 
 @house.command("sheet")
-@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--pdf", "pdf_file", type=OutputPath(dir_okay=False, path_type=Path), required=True)
 @json_option
 @click.pass_context
 @reads

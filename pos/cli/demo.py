@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, local_only
+from pos.cli.file_params import OutputPath
 
 STATIONS = ("manager", "booth-1", "kiosk-1")
 
@@ -79,7 +80,7 @@ def _live(directory: Path, seconds: float, ui: bool) -> dict[str, Any]:
 @click.option(
     "--dir",
     "directory",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputPath(file_okay=False, path_type=Path),
     default=Path("demo-hall"),
     show_default=True,
     help="Where to create the demo hall.",

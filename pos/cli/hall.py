@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from pos.cli.common import emit, json_option, local_only, operator_option, state
+from pos.cli.file_params import InputPath, OutputPath
 from pos.domain.identity import STATION_ROLES
 from pos.services import hall as hall_service
 from pos.services.station import write_private
@@ -61,7 +62,7 @@ def station() -> None:
 @click.option("--role", type=click.Choice(STATION_ROLES), required=True)
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     required=True,
     help="Where to write the one-time join bundle (secret).",
 )
@@ -111,7 +112,7 @@ def _terminal_qr(bundle: dict[str, object]) -> str:
 
 
 @click.command()
-@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("bundle", type=InputPath(dir_okay=False, path_type=Path))
 @json_option
 @click.pass_context
 @local_only

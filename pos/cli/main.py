@@ -34,7 +34,7 @@ from pos.cli.sales import acceptor, dispenser, player, sell, session
 from pos.cli.scanning import scan, scan_code, scanner
 from pos.cli.staff import staff
 from pos.cli.winners import check, punch, redeem, seal, void
-from pos.errors import BoothError, RuleRefused, StorageFailure, elide_long_values
+from pos.errors import BadInput, BoothError, RuleRefused, StorageFailure, elide_long_values
 from pos.ledger import requests
 from pos.ledger.store import ledger_error
 from pos.services.station import LEDGER_FILE
@@ -99,8 +99,19 @@ def report_error(error: BoothError, as_json: bool) -> int:
     return error.exit_code
 
 
-def replay(claim: requests.Claim, as_json: bool) -> int:
-    """The answer to a request id that was done before."""
+def replay(claim: requests.Claim, as_json: bool, command: requests.Command | None = None) -> int:
+    """The answer to a request id that was done before; exit 2 when it was done for another
+    command than `command`."""
+    if claim.other_command(command):
+        assert claim.command is not None
+        return report_error(
+            BadInput(
+                "request-id",
+                f"{claim.request_id} was used for `{claim.command.line}`, not for this "
+                "command: give this command a new request id",
+            ),
+            as_json,
+        )
     if claim.answer is not None:
         sys.stdout.write(claim.answer.stdout)
         sys.stderr.write(claim.answer.stderr)
@@ -120,11 +131,12 @@ def replay(claim: requests.Claim, as_json: bool) -> int:
     return 0
 
 
-def execute(args: list[str], cli_state: CliState) -> int:
+def execute(args: list[str], cli_state: CliState, command: requests.Command | None = None) -> int:
     """Run one command line in this process; its output goes to sys.stdout and sys.stderr.
-    Returns the exit code (errors become their message and code, never a traceback)."""
+    Returns the exit code (errors become their message and code, never a traceback).
+    `command`: the command line its request id is claimed for."""
     try:
-        with requests.running(cli_state.request_id):
+        with requests.running(cli_state.request_id, command):
             code = cli.main(args=args, prog_name="booth", standalone_mode=False, obj=cli_state)
     except click.ClickException as exc:
         shown = io.StringIO()
@@ -135,7 +147,7 @@ def execute(args: list[str], cli_state: CliState) -> int:
         click.echo("booth: aborted", err=True)
         return 2
     except AlreadyAnswered as done:
-        return replay(done.claim, "--json" in args)
+        return replay(done.claim, "--json" in args, command)
     except BoothError as exc:
         return report_error(exc, "--json" in args)
     except sqlite3.DatabaseError as exc:  # met outside a transaction: a read of a bad page
@@ -161,9 +173,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"booth: {exc}", err=True)
         sys.exit(2)
     cli_state = CliState(request_id=request_id or new_request_id())
+    command = requests.Command.of(args)
     try:
         with capturing(tee=True) if request_id is not None else nullcontext() as captured:
-            code = execute(args, cli_state)
+            code = execute(args, cli_state, command)
         if (
             captured is not None
             and request_id is not None
@@ -172,7 +185,9 @@ def main(argv: list[str] | None = None) -> None:
         ):
             answer = requests.Answer(code, captured.stdout.getvalue(), captured.stderr.getvalue())
             try:
-                requests.keep_answer_at(str(cli_state.hall / LEDGER_FILE), request_id, answer)
+                requests.keep_answer_at(
+                    str(cli_state.hall / LEDGER_FILE), request_id, answer, command
+                )
             except Exception as exc:  # the work is done and claimed; only the copy is lost
                 report_error(
                     StorageFailure(f"the answer to {request_id} was not kept: {exc}"), False

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from pos.cli.common import configured_printer, emit, json_option, operator_option, reads, state
+from pos.cli.file_params import OutputPath
 from pos.domain.money import format_money
 from pos.errors import BadInput, HardwareFailure
 from pos.services import devices, receipts, vouchers
@@ -55,7 +56,7 @@ def _raffle_text(raffle: dict[str, object] | None) -> str:
 @click.option(
     "--png",
     "png_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="Also render it to PNG (the same layout as the paper).",
 )
 @json_option

@@ -10,6 +10,7 @@ import click
 
 from pos.cli.books_text import books_day_text
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.file_params import OutputPath
 from pos.cli.progress import progress_bar
 from pos.services import export as export_service
 from pos.services import reports
@@ -79,13 +80,13 @@ def report() -> None:
 @click.option(
     "--csv",
     "csv_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputPath(file_okay=False, path_type=Path),
     help="Also write CSV files here.",
 )
 @click.option(
     "--pdf",
     "pdf_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="Also write the report, with its chart, as PDF.",
 )
 @json_option
@@ -113,7 +114,7 @@ def report_day(
 @report.command("form")
 @click.option("--date", "day")
 @click.option("--session")
-@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--pdf", "pdf_file", type=OutputPath(dir_okay=False, path_type=Path), required=True)
 @json_option
 @click.pass_context
 @reads
@@ -191,7 +192,7 @@ def report_retention(ctx: click.Context) -> None:
 @click.option(
     "--inspector",
     "directory",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputPath(file_okay=False, path_type=Path),
     required=True,
     help="An empty directory for the export.",
 )

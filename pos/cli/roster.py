@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.file_params import InputPath
 from pos.cli.progress import progress_bar
 from pos.domain.roster import DUTIES
 from pos.services import eligibility, players
@@ -20,7 +21,7 @@ def roster() -> None:
 
 
 @roster.command("import")
-@click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("csv_file", type=InputPath(dir_okay=False, path_type=Path))
 @operator_option
 @json_option
 @click.pass_context

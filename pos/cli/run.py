@@ -14,6 +14,7 @@ import click
 
 from pos import plugins
 from pos.cli.common import local_only, state
+from pos.cli.file_params import OutputPath
 from pos.errors import BadInput, HardwareFailure, PluginNotFound
 
 GROUP = "booth.frontends"
@@ -60,7 +61,7 @@ def _size(text: str) -> tuple[int, int]:
 )
 @click.option(
     "--screenshot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="Save the first frame as a PNG here.",
 )
 @click.option(

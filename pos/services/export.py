@@ -3,10 +3,11 @@ public keys, a CSV per table, and a README saying how to verify the chain."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from pos.ledger import tables as ledger_tables
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import winners as winners_read
-from pos.ledger.verify import verify
+from pos.ledger.verify import Report, verify
 from pos.services.station import Station
 
 README = """Booth inspector export
@@ -63,59 +64,75 @@ def export_inspector(
     st.operator(operator, "inspector", "manager")
     if directory.exists() and any(directory.iterdir()):
         raise BadInput("dir", f"{directory} is not empty; choose a new directory")
-    made = not directory.exists()
+    # Written beside it, then renamed into place: half an export never passes for a whole one,
+    # whether the disk fills up or the process is killed.
+    partial: Path | None = None
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        (directory / "tables").mkdir()
-        count = 0
-        total = st.ledger.count() if progress is not None else 0
-        with (directory / "events.jsonl").open("w") as handle:
-            for event in st.ledger.events():
-                handle.write(json.dumps(event.to_dict(), sort_keys=True) + "\n")
-                count += 1
-                if progress is not None and (count % 1000 == 0 or count == total):
-                    progress(min(count, total), 2 * total)
-        stations = hall_read.station_certificates(st.ledger.conn)
-        keys = {
-            "hall": st.config.hall,
-            "hall_public_key": st.config.hall_public_key,
-            "stations": stations,
-        }
-        (directory / "keys.json").write_text(json.dumps(keys, indent=2, sort_keys=True))
-        tables = ledger_tables.projection_tables(st.ledger.conn)
-        for table in tables:
-            columns, rows = ledger_tables.table_rows(st.ledger.conn, table)
-            with (directory / "tables" / f"{table[2:]}.csv").open("w", newline="") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(columns)
-                writer.writerows([identity.csv_cell(v) for v in row] for row in rows)
-        verified = None
-        if progress is not None:
-            report_progress = progress
-            verified = lambda done, _total: report_progress(total + done, 2 * total)  # noqa: E731
-        report = verify(st.ledger, progress=verified)
-        (directory / "verify.json").write_text(json.dumps(report.to_dict(), indent=2))
-        (directory / "README.txt").write_text(
-            README.format(
-                hall=st.config.hall,
-                organisation=st.hall.organisation,
-                location=st.hall.location,
-                station=st.id,
-                at=st.clock.now().isoformat(timespec="seconds"),
-                events=count,
-                digest=report.digest,
-            )
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        partial = Path(
+            tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".partial", dir=directory.parent)
         )
+        partial.chmod(0o755)
+        count, tables, report = _write_export(st, partial, progress)
+        os.rename(partial, directory)  # over the empty directory it was given, too
     except OSError as exc:
-        _take_back(directory, made)  # half an export must not pass for a whole one
+        if partial is not None:
+            shutil.rmtree(partial, ignore_errors=True)
         raise StorageFailure(f"cannot write the export to {directory}: {exc.strerror}") from None
     return {
         "directory": str(directory),
         "events": count,
-        "tables": len(tables),
+        "tables": tables,
         "verified": report.ok,
         "digest": report.digest,
     }
+
+
+def _write_export(
+    st: Station, directory: Path, progress: Callable[[int, int], None] | None
+) -> tuple[int, int, Report]:
+    """The export's files in `directory` (empty): (events, tables, the verification)."""
+    (directory / "tables").mkdir()
+    count = 0
+    total = st.ledger.count() if progress is not None else 0
+    with (directory / "events.jsonl").open("w") as handle:
+        for event in st.ledger.events():
+            handle.write(json.dumps(event.to_dict(), sort_keys=True) + "\n")
+            count += 1
+            if progress is not None and (count % 1000 == 0 or count == total):
+                progress(min(count, total), 2 * total)
+    stations = hall_read.station_certificates(st.ledger.conn)
+    keys = {
+        "hall": st.config.hall,
+        "hall_public_key": st.config.hall_public_key,
+        "stations": stations,
+    }
+    (directory / "keys.json").write_text(json.dumps(keys, indent=2, sort_keys=True))
+    tables = ledger_tables.projection_tables(st.ledger.conn)
+    for table in tables:
+        columns, rows = ledger_tables.table_rows(st.ledger.conn, table)
+        with (directory / "tables" / f"{table[2:]}.csv").open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(columns)
+            writer.writerows([identity.csv_cell(v) for v in row] for row in rows)
+    verified = None
+    if progress is not None:
+        report_progress = progress
+        verified = lambda done, _total: report_progress(total + done, 2 * total)  # noqa: E731
+    report = verify(st.ledger, progress=verified)
+    (directory / "verify.json").write_text(json.dumps(report.to_dict(), indent=2))
+    (directory / "README.txt").write_text(
+        README.format(
+            hall=st.config.hall,
+            organisation=st.hall.organisation,
+            location=st.hall.location,
+            station=st.id,
+            at=st.clock.now().isoformat(timespec="seconds"),
+            events=count,
+            digest=report.digest,
+        )
+    )
+    return count, len(tables), report
 
 
 def retention(st: Station) -> list[dict[str, Any]]:
@@ -134,17 +151,3 @@ def deal_history(st: Station, serial: str) -> dict[str, Any]:
     assert flare is not None  # deal_summary found the deal
     summary["flare"] = json.loads(flare)
     return summary
-
-
-def _take_back(directory: Path, made: bool) -> None:
-    """Remove what a failed export wrote: the directory it made, or what it put in the empty
-    directory it was given."""
-    if made:
-        shutil.rmtree(directory, ignore_errors=True)
-    elif directory.is_dir():
-        for path in directory.iterdir():
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    path.unlink()
