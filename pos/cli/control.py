@@ -70,6 +70,8 @@ log = logging.getLogger("booth.control")
 
 _HELP = frozenset({"-h", "--help", "--version"})
 _READERS = 2
+#: Seconds an answer may take to be sent whole (an export of a big ledger, read by the client).
+_SEND_TIMEOUT = 300.0
 
 
 # -- what a command line is ---------------------------------------------------------------------
@@ -438,7 +440,7 @@ class ControlServer:
             except Exception as exc:  # a bug: said in one line to the client, in full in the log
                 log.exception("control socket: the request failed")
                 answer = {"exit": 3, "stdout": "", "stderr": f"booth: the owner failed: {exc}\n"}
-            conn.settimeout(IDLE_TIMEOUT)
+            conn.settimeout(_SEND_TIMEOUT)  # a client that stops reading is let go too
             send_message(conn, answer)
         except OSError:
             pass  # the client went away; a write it asked for is done and its answer kept
