@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from pos.domain.bingo_program import InvalidProgram, parse_program
 from pos.domain.flare import InvalidFlare, parse_flare
@@ -902,9 +902,24 @@ SCHEMAS: dict[str, Schema] = {
 }
 
 
+def _when(value: object) -> str | None:
+    """Every kind's `when`: the hall's clock as the event was recorded, with its offset."""
+    if not isinstance(value, str) or len(value) > 40:
+        return f"is {_kind(value)}, not a time like 2026-11-28T18:05:00-05:00"
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        return f"{value!r} is not a time like 2026-11-28T18:05:00-05:00"
+    return None if at.tzinfo is not None else f"{value!r} has no offset from UTC"
+
+
 def body_problem(kind: str, body: object) -> str | None:
     """What is wrong with `body` for an event of `kind` (the first thing found), or None when
     it fits. A kind with no schema fits whatever its body (no projection reads it)."""
+    if isinstance(body, dict) and "when" in body:
+        problem = _when(body["when"])
+        if problem is not None:
+            return f"when: {problem}"
     schema = SCHEMAS.get(kind)
     if schema is None:
         return None

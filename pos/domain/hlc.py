@@ -1,7 +1,13 @@
 """Hybrid logical clock stamps: wall milliseconds plus a counter, sortable as text.
 
 A stamp orders events across stations even when their wall clocks disagree a little: it never
-goes backwards on one station and always passes every stamp the station has seen.
+goes backwards on one station and passes every stamp the station has seen, except a peer's
+stamp further ahead of this station's clock than FOLLOW_AHEAD. Followed, one station set a day
+ahead would drag every stamp of the hall a day ahead, for good; such an event is kept, and
+shown as an exception, but not followed.
+
+A stamp orders; it does not date. The legal day of an event is the hall's clock when it was
+recorded, which the event carries in its body (`when`, pos.domain.event_time).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 _MAX_COUNTER = 99_999
+FOLLOW_AHEAD_MS = 5 * 60 * 1000
 
 
 @dataclass(frozen=True, order=True)
@@ -54,3 +61,13 @@ def tick(last: Stamp | None, now: datetime) -> Stamp:
     if last.counter >= _MAX_COUNTER:
         return Stamp(last.wall_ms + 1, 0)
     return Stamp(last.wall_ms, last.counter + 1)
+
+
+def follow_bound(now: datetime) -> str:
+    """The highest stamp text a station at `now` follows (a peer's further ahead is not)."""
+    return str(Stamp(wall_ms(now) + FOLLOW_AHEAD_MS, _MAX_COUNTER))
+
+
+def ahead_ms(hlc_text: str, now: datetime) -> int:
+    """How far the stamp is ahead of `now`, in milliseconds (negative: behind)."""
+    return Stamp.parse(hlc_text).wall_ms - wall_ms(now)

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from pos.errors import (
     StorageFailure,
 )
 from pos.ledger import damage, requests, restored
+from pos.ledger import incidents as incidents_read
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
@@ -60,6 +61,14 @@ def _create_private(path: Path) -> None:
         os.fchmod(fd, LEDGER_MODE)
     finally:
         os.close(fd)
+
+
+def _minutes(minutes: int) -> str:
+    if minutes < 120:
+        return f"{minutes} min"
+    if minutes < 48 * 60:
+        return f"{minutes // 60} h {minutes % 60:02d} min"
+    return f"{minutes // (24 * 60)} days"
 
 
 def _row_to_event(row: tuple[Any, ...]) -> Event:
@@ -293,6 +302,15 @@ class Ledger:
         row = self.conn.execute("SELECT max(last_hlc) FROM origin_heads").fetchone()
         return hlc.Stamp.parse(row[0]) if row and row[0] else None
 
+    def stamp_to_follow(self, now: datetime) -> hlc.Stamp | None:
+        """The stamp a new event here must pass: this station's own last, and every peer's
+        that is not too far ahead of `now` (pos.domain.hlc)."""
+        row = self.conn.execute(
+            "SELECT max(last_hlc) FROM origin_heads WHERE origin = ? OR last_hlc <= ?",
+            (self.station, hlc.follow_bound(now)),
+        ).fetchone()
+        return hlc.Stamp.parse(row[0]) if row and row[0] else None
+
     def get(self, origin: str, seq: int) -> Event | None:
         row = self.conn.execute(
             f"SELECT {_COLUMNS} FROM events WHERE origin = ? AND seq = ?", (origin, seq)
@@ -340,7 +358,7 @@ class Ledger:
             # own newer events: its numbers would repeat theirs (pos/ledger/restored.py).
             restored.refuse_writes(self.conn, self.station)
             seq, prev = self.head(self.station)
-            stamp = hlc.tick(self.last_stamp(), now)
+            stamp = hlc.tick(self.stamp_to_follow(now), now)
             try:
                 event = Event.create(
                     self._key,
@@ -385,6 +403,7 @@ class Ledger:
             if not nested:
                 self._record_incident(refusal.kind, event, refusal.detail)
             raise refusal.error() from None
+        self._note_stamps_ahead([event])
         return True
 
     def apply_batch(
@@ -439,7 +458,30 @@ class Ledger:
             self._store_many(accepted)
         for kind, event, detail in incidents:
             self._record_incident(kind, event, detail)
+        self._note_stamps_ahead(accepted)
         return len(accepted), refusals
+
+    def _note_stamps_ahead(self, events: Sequence[Event]) -> None:
+        """An incident for an origin whose events are stamped too far ahead of this station's
+        clock (they are kept, not followed): at most one an hour per origin."""
+        if not events:
+            return
+        now = self.clock.now()
+        bound = hlc.follow_bound(now)
+        latest: dict[str, Event] = {}
+        for event in events:
+            if event.hlc > bound and event.hlc >= latest.get(event.origin, event).hlc:
+                latest[event.origin] = event
+        for origin, event in latest.items():
+            if incidents_read.stamp_ahead_noted(self.conn, origin, now - timedelta(hours=1)):
+                continue
+            ahead = hlc.ahead_ms(event.hlc, now) // 60_000
+            self._record_incident(
+                "stamp-ahead",
+                event,
+                f"{origin}'s clock is {_minutes(ahead)} ahead of this station's: its events are "
+                "kept but no stamp here follows them; set its clock (docs/hall-setup.md)",
+            )
 
     def signature_check(self) -> SignatureCheck:
         """A check of hashes and signatures against the keys held now, safe to run on any

@@ -33,11 +33,12 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pos import __version__
+from pos.clock import SystemClock
 from pos.errors import BadInput, BoothError, IntegrityFailure, NotFound, StorageFailure
 from pos.ledger import Ledger
 from pos.ledger import files as ledger_files
@@ -343,7 +344,7 @@ def restore(
                             station=config.station,
                             backup_created=manifest.get("created"),
                             own_seq=_own_seq(report, config.station),
-                            restored_at=(now or datetime.now(UTC)).isoformat(),
+                            restored_at=(now or SystemClock().now()).isoformat(),
                         ),
                     )
             finally:

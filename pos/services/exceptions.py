@@ -109,6 +109,8 @@ def _all_exceptions(st: Station) -> Iterator[dict[str, Any]]:
     for origin, seq, detail, recorded in incidents.forks(conn):
         subject, why = _fork_words(origin, seq, detail, here=st.id)
         yield _item(origin, seq, "fork", subject, why, recorded)
+    for origin, seq, detail, recorded in incidents.stamps_ahead(conn):
+        yield _item(origin, seq, "clock-ahead", f"{origin}'s clock runs ahead", detail, recorded)
     for origin, seq, kind, subject, detail, when in books_deposits.exceptions(st):
         yield _item(origin, seq, kind, subject, detail, when)
     yield from _newer_release(st)

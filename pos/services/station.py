@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Any
 
 from pos.clock import Clock, clock_for
+from pos.domain import event_time
 from pos.errors import (
     BadInput,
     IntegrityFailure,
@@ -166,6 +167,7 @@ class Station:
             if clock is not None and not self.hall.training:
                 raise RuleRefused("TRAINING", "only a training hall may run on a set clock")
             self.clock: Clock = clock or clock_for(self.hall.training, environ)
+            self.ledger.clock = self.clock  # its incidents are dated by the station's clock
         except sqlite3.DatabaseError as exc:
             self._lock.release()
             if store.is_damaged(exc):
@@ -332,4 +334,9 @@ class Station:
         self.close()
 
     def append(self, kind: str, body: dict[str, Any]) -> Any:
-        return self.ledger.append(kind, body, now=self.clock.now())
+        """Record an event of this station, carrying the hall's clock as it reads here now
+        (`when`): the event's legal day, whatever stamps other stations' clocks give."""
+        now = self.clock.now()
+        return self.ledger.append(
+            kind, {**body, "when": event_time.hall_time(now, self.hall.time_zone)}, now=now
+        )

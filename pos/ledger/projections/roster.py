@@ -10,12 +10,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from datetime import date, time, timedelta
-from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from pos.domain.eligibility import Involvement
-from pos.domain.hlc import Stamp
+from pos.domain.event_time import legal_day
 from pos.domain.roster import Shift
 from pos.ledger.events import Event
 from pos.ledger.projections.base import TIME_ZONE, Projection, remembered
@@ -54,15 +52,10 @@ CREATE TABLE p_block_exceptions (
 """
 
 
-@lru_cache(maxsize=8)
-def _zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name)
-
-
 def _hall_day(conn: sqlite3.Connection, event: Event) -> str:
+    """The event's legal day: the hall's clock when it was recorded (pos.domain.event_time)."""
     row = remembered(TIME_ZONE, lambda: conn.execute("SELECT time_zone FROM p_hall").fetchone())
-    instant = Stamp.parse(event.hlc).instant
-    return (instant.astimezone(_zone(row[0])) if row else instant).date().isoformat()
+    return legal_day(event.hlc, event.body, row[0] if row else "UTC")
 
 
 def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
