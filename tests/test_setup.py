@@ -33,6 +33,7 @@ PROGRAMS = {
     "chromium": "chromium",  # web/phone.py: the manager's phone in a real browser
     "dpkg-deb": "dpkg",  # test_packaging: the Debian package
     "dpkg-query": "dpkg",  # test_setup: which package has a program
+    "gcc": "gcc",  # faults/dying_disk.py: the EIO shim; the essp6 extra builds its C too
     "ip": "iproute2",  # sync/netns.py: network namespaces
     "logrotate": "logrotate",  # test_packaging
     "node": "nodejs",  # sync/test_pouchdb.py, sync/test_upstream.py (or any node on the PATH)

@@ -46,10 +46,52 @@ class Command:
         rest = list(args)
         while rest and rest[0].startswith("--hall"):
             rest = rest[1:] if "=" in rest[0] else rest[2:]
+        rest = _without_personal_values(rest)
         line = " ".join(rest)
         digest = hashlib.sha256(json.dumps(rest).encode()).hexdigest()
         shown = line if len(line) <= SHOWN_LENGTH else line[: SHOWN_LENGTH - 3] + "..."
         return cls(shown, digest)
+
+
+#: Options whose values name a person (an ID scan, a tax number, a date of birth, a PIN): a
+#: claim keeps neither them nor a digest of them, which a dictionary of ID numbers would undo.
+#: The same id for another buyer or winner is then not told apart; any other change is.
+PERSONAL_OPTIONS = frozenset(
+    {
+        "--buyer",
+        "--dob",
+        "--id-number",
+        "--licence",
+        "--payee",
+        "--pin",
+        "--winner-address",
+        "--winner-id",
+        "--winner-name",
+        "--winner-tin",
+        "--witness",
+    }
+)
+WITHHELD = "(withheld)"
+
+
+def _without_personal_values(args: list[str]) -> list[str]:
+    kept: list[str] = []
+    hide_next = False
+    for arg in args:
+        if hide_next:
+            kept.append(WITHHELD)
+            hide_next = False
+            continue
+        name, sep, _value = arg.partition("=")
+        if name in PERSONAL_OPTIONS:
+            if sep:
+                kept.append(f"{name}={WITHHELD}")
+            else:
+                kept.append(arg)
+                hide_next = True
+            continue
+        kept.append(arg)
+    return kept
 
 
 #: The command running in this context, kept with its claim.
