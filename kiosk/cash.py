@@ -6,7 +6,13 @@ acceptor refuses them); what happened is posted to the UI as outcomes. No Kivy h
 When the acceptor is in trouble (it does not answer, its line vanished, it reports a jam or its
 cash box out) the thread backs off (pos.backoff: doubling waits up to a few seconds) and tries
 again until it answers; the status bar says which trouble in words, and the log gets one line
-when the trouble starts or changes and one when the acceptor is ready again, not one a poll."""
+when the trouble starts or changes and one when the acceptor is ready again, not one a poll.
+
+After the acceptor restarted (power lost with a bill in escrow) the driver leaves it disabled;
+the thread waits to hear where the held bill went, keeping every other event it hears meanwhile
+for after, in order, and only then enables it again (issue #29). At start-up a bill the acceptor
+still holds in escrow (the kiosk died with it there) is given back and recorded so, not
+credited."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ import logging
 import termios
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -29,6 +36,7 @@ from pos.services.ports import AcceptorFault, BillAcceptor, BillEvent
 
 if TYPE_CHECKING:
     from kiosk.runtime import StationRuntime
+    from pos.services.station import Station
 
 log = logging.getLogger(__name__)
 STACK_TIMEOUT = 10.0
@@ -69,6 +77,7 @@ class CashDesk:
         self._purchase: kiosk_cash.Purchase | None = None
         self._want_enabled = False
         self._enabled: bool | None = None
+        self._heard: deque[BillEvent] = deque()  # polled, not yet handled: in the order said
         self._lock = threading.Lock()
         self._busy = 0
         self._stop = threading.Event()
@@ -96,21 +105,60 @@ class CashDesk:
 
     def start(self) -> list[str]:
         """Reconcile what the ledger left half-done (with what the acceptor says after its own
-        start), then poll on the cash thread."""
+        start), then poll on the cash thread. A bill the acceptor still holds in escrow is given
+        back first: the player has it in hand, so it is not credited."""
+        held = self.runtime.worker_call(kiosk_cash.bills_in_escrow)
         said: list[BillEvent] = []
+        back: BillEvent | None = None
         try:
-            said = self.acceptor.poll()
+            said = self._first_words(waiting=held > 0)
+            escrowed = next((e for e in said if e.kind == "escrow"), None)
+            if escrowed is not None:
+                said.remove(escrowed)
+                back = self._give_back_at_start(escrowed)
+                if back.kind == "stacked":  # it went into the cash box after all: credited
+                    said.append(BillEvent("stacked", back.amount, back.detail, cleared=True))
+                if back.kind != "returned":  # else stuck, or nobody can say: credited
+                    back = None
         except AcceptorFault as fault:
             self._trouble(fault)
         except LINE_ERRORS as exc:
             self._trouble(self._line_gone(exc))
         self._show_state()
-        done = self.runtime.worker_call(partial(kiosk_cash.reconcile, after_reset=said))
+
+        def settle(st: Station) -> list[str]:
+            done = [] if back is None else kiosk_cash.bill_given_back_at_start(st, back.amount)
+            return done + kiosk_cash.reconcile(st, after_reset=said)
+
+        done = self.runtime.worker_call(settle)
         if done:
             log.warning("kiosk cash reconciled at start-up: %s", "; ".join(done))
             self.runtime.print_queue()
         self._thread.start()
         return done
+
+    def _first_words(self, *, waiting: bool) -> list[BillEvent]:
+        """What the acceptor says as the kiosk starts. When it restarted and the ledger holds a
+        bill in escrow (`waiting`), until it says where that bill went (or RESET_WAIT)."""
+        said = self.acceptor.poll()
+        if waiting and any(e.kind == "reset" for e in said):
+            deadline = time.monotonic() + RESET_WAIT
+            while not any(e.cleared for e in said) and time.monotonic() < deadline:
+                time.sleep(self.interval)
+                with contextlib.suppress(AcceptorFault):  # still coming back: ask again
+                    said += self.acceptor.poll()
+        return said
+
+    def _give_back_at_start(self, held: BillEvent) -> BillEvent:
+        """The acceptor holds a bill in escrow from before the kiosk started: give it back. What
+        became of it (`returned`, or `stacked`/`jam` when the acceptor did otherwise)."""
+        try:
+            result = self.acceptor.return_bill(STACK_TIMEOUT)
+        except AcceptorFault as fault:  # nobody can say: the ledger's escrow is credited
+            result = BillEvent("jam", held.amount, str(fault))
+        amount = result.amount or held.amount  # SSP cannot say the value of a bill held before
+        log.warning("bill acceptor: a bill in escrow at start-up: %s", result.kind)
+        return BillEvent(result.kind, amount, result.detail)
 
     def stop(self) -> None:
         self._stop.set()
@@ -150,9 +198,10 @@ class CashDesk:
         if want != self._enabled:
             (self.acceptor.enable if want else self.acceptor.disable)()
             self._enabled = want
+        self._heard.extend(self.acceptor.poll())
         troubled = False
-        for event in self.acceptor.poll():
-            troubled = self._handle(event) or troubled
+        while self._heard:
+            troubled = self._handle(self._heard.popleft()) or troubled
         return troubled
 
     # -- trouble --------------------------------------------------------------------------------
@@ -197,6 +246,8 @@ class CashDesk:
         elif event.kind in ("jam", "fault"):
             self._trouble(AcceptorFault(event.detail or "the bill acceptor reports trouble"))
             return True
+        elif event.kind == "reset":  # it restarted disabled: enabled again if bills are wanted
+            self._enabled = None
         return False
 
     def _show_state(self) -> None:
@@ -231,6 +282,7 @@ class CashDesk:
         except AcceptorFault as fault:
             result = BillEvent("jam", amount, f"the acceptor stopped answering: {fault}")
         if result.kind == "reset":
+            self._enabled = None  # the driver left it disabled: enabled once this is settled
             result = self._after_reset(amount)
             if result.kind == "stacked":
                 self.runtime.worker_call(partial(kiosk_cash.bill_credited_after_reset, taken=taken))
@@ -280,12 +332,19 @@ class CashDesk:
         self._tell(CashNews("jam", vm_kiosk.bill_jammed(amount, paid)))
 
     def _after_reset(self, amount: int) -> BillEvent:
-        """After the acceptor restarted: what it says of the bill it held (or `jam`: unknown)."""
+        """After the acceptor restarted: what it says of the bill it held (or `jam`: unknown).
+        Anything else it says meanwhile is kept, in order, for the thread to handle after."""
         deadline = time.monotonic() + RESET_WAIT
         while time.monotonic() < deadline:
-            for event in self.acceptor.poll():
+            try:
+                said = self.acceptor.poll()
+            except AcceptorFault:
+                said = []  # still coming back, or a trouble the next step will show: ask again
+            for index, event in enumerate(said):
                 if event.cleared and event.kind in ("stacked", "returned"):
+                    self._heard.extend(said[index + 1 :])
                     return event
+                self._heard.append(event)
             time.sleep(self.interval)
         return BillEvent("jam", amount, "power was lost and the acceptor cannot say where it went")
 

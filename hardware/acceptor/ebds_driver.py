@@ -10,7 +10,8 @@ is one omnibus command, answered by one omnibus reply:
 - `stack`: the command with STACK while the bill is escrowed, then plain polls until the
   STACKED event (the bill is the hall's), a jam, or POWER UP (the power went: under policy A
   the acceptor gives back a bill it held in escrow, RETURNED, and stacks one it had taken past
-  escrow, STACKED without a value: the driver says which bill it was);
+  escrow, STACKED without a value: the driver says which bill it was); from POWER UP on, the
+  commands take no denomination until the kiosk, having settled the reset, calls `enable`;
 - `return_bill`: the same with RETURN, until RETURNED.
 
 A reply that does not come, or comes with the wrong ACK/NAK bit, is asked for again with the
@@ -157,6 +158,7 @@ class EbdsAcceptor:
         events: list[BillEvent] = []
         if status.power_up and not self._powered_up:
             events.append(BillEvent("reset", 0, faults.RESTARTED))
+            self._enabled = False  # until the kiosk has settled the reset: it calls enable
             if self._after_power is None:
                 self._after_power, self._holding, self._reported = self._holding, 0, False
         self._powered_up = status.power_up

@@ -15,6 +15,7 @@ RESTARTED: Final = "the bill acceptor restarted"
 REFUSED: Final = "the acceptor refused the bill"
 POWER_LOST: Final = "the bill acceptor restarted (power lost?)"
 GAVE_BACK: Final = "the acceptor gave the bill back"
+HELD_AT_START: Final = "the acceptor held a bill in escrow when it was opened"
 
 
 def jammed_at(where: str, protocol: str) -> str:

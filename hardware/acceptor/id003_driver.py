@@ -13,6 +13,8 @@ The host polls; the validator only answers:
 - `stack`: STACK-1, then STATUS REQUEST until VEND VALID (past recovery: acknowledged with ACK,
   the bill is the hall's), a jam, or POWER UP (the power went: after RESET the validator gives
   back a bill it held in its acceptor, 0x41, and stacks one it held in its stacker, 0x42);
+  after a POWER UP the validator is left inhibited until the kiosk, having settled where the
+  bill went, calls `enable`;
 - `return_bill`: RETURN, then STATUS REQUEST until the validator is idle again.
 
 A frame not answered (or answered COMMUNICATION ERROR) is sent again; a validator that stays
@@ -179,6 +181,7 @@ class Id003Acceptor:
     def _powered_up(self, status: int) -> list[BillEvent]:
         """After POWER UP: RESET and the settings again; what became of a bill it held."""
         cents, self._holding, self._reported = self._holding, 0, False
+        self._enabled = False  # until the kiosk has settled the reset: it calls enable
         self._operation(id003.RESET)
         self._settings()
         events = [BillEvent("reset", 0, faults.RESTARTED)]

@@ -4,12 +4,16 @@
 The packet layer is hardware.acceptor.ssp. This driver speaks the validator's commands without
 encryption (eSSP is left out: see docs/kiosk-cash.md):
 
-- start-up: SYNC, HOST PROTOCOL 6, SETUP REQUEST (the channel values), SET INHIBITS;
+- start-up: SYNC, HOST PROTOCOL 6, SETUP REQUEST (the channel values), SET INHIBITS; then
+  HOLD, before any POLL (which would stack it): answered OK, the validator still holds a bill
+  in escrow from before (the kiosk died with it there), reported as `escrow` of value 0 (its
+  READ went to the host that died) so the kiosk can give it back;
 - `enable`/`disable`: ENABLE / DISABLE (a disabled validator refuses bills at its mouth);
 - `poll`: POLL, or HOLD while a bill is in escrow (HOLD keeps it there, POLL would accept it);
 - `stack`: POLL until CREDIT (past recovery: in the cash box), REJECTED (given back), a jam,
   or SLAVE RESET (power lost: what it then says of the bill, NOTE CLEARED FROM FRONT or INTO
-  CASHBOX, comes with the next polls);
+  CASHBOX, comes with the next polls). After SLAVE RESET the validator stays disabled, as it
+  powered up, until the kiosk has settled where the bill went and calls `enable`;
 - `return_bill`: REJECT, then POLL until REJECTED.
 
 A packet not answered is sent again with the same sequence flag (the validator answers a
@@ -184,15 +188,19 @@ class SspAcceptor:
         self._exchange(bytes([ssp.HOST_PROTOCOL, 6]))  # older firmware may refuse: fine
         self.setup = ssp.parse_setup(self._command(bytes([ssp.SETUP_REQUEST])))
         self._command(bytes([ssp.SET_INHIBITS, 0xFF, 0xFF]))
+        if self._holding is None and self._exchange(bytes([ssp.HOLD]))[:1] == bytes([ssp.OK]):
+            self._holding = 0  # a bill in escrow from before, of a value no longer said
+            self._queued.append(BillEvent("escrow", 0, faults.HELD_AT_START))
         if self._enabled:  # a line back after it vanished: as the kiosk left it
             self._command(bytes([ssp.ENABLE]))
 
     def _resume(self) -> None:
-        """After the validator restarted: it forgot its inhibits and whether it was enabled."""
+        """After the validator restarted: it forgot its inhibits, and it stays disabled until
+        the kiosk, having settled where the bill it held went, enables it (issue #29: enabled
+        here, it took a bill while the kiosk was not listening)."""
         self._holding = None
+        self._enabled = False
         self._command(bytes([ssp.SET_INHIBITS, 0xFF, 0xFF]))
-        if self._enabled:
-            self._command(bytes([ssp.ENABLE]))
 
     def _sync(self) -> None:
         self._seq = ssp.SEQ

@@ -161,6 +161,7 @@ KIND_LABELS = {
     "dispenser-jam": ("Kiosk dispenser jam: staff called", WARN),
     "acceptor-jam": ("Kiosk bill jam: staff called", WARN),
     "acceptor-unknown": ("Kiosk bill not accounted for", WARN),
+    "acceptor-returned": ("Kiosk bill given back at start-up", WARN),
     "dispense-unknown": ("Kiosk sale interrupted", WARN),
 }
 

@@ -63,6 +63,11 @@ def credit(st: Station) -> int:
     return cash_read.credit(st.ledger.conn, st.id)
 
 
+def bills_in_escrow(st: Station) -> int:
+    """How many bills the ledger says are in escrow (a kiosk that stopped between two steps)."""
+    return len(cash_read.bills_in_escrow(st.ledger.conn, st.id))
+
+
 def take_bill(st: Station, amount: int, purchase: Purchase | None) -> Taken:
     """A bill of `amount` cents is in escrow. When it (with the credit held) pays `purchase`,
     the sale is recorded in the same transaction; else the bill will just add to the credit."""
@@ -200,6 +205,32 @@ def cash_out(st: Station, reason: str) -> PaidOut | None:
     return PaidOut(number, held)
 
 
+GIVEN_BACK_AT_START = "in escrow when the kiosk stopped: given back when it started"
+
+
+def bill_given_back_at_start(st: Station, amount: int) -> list[str]:
+    """At start-up the acceptor still held a bill in escrow (the kiosk stopped with it there)
+    and gave it back: the player has it, so the ledger's bill in escrow is returned, not
+    credited, and staff are told. `amount` 0: the acceptor could not say the bill's value."""
+    with st.ledger.transaction():
+        held = cash_read.bills_in_escrow(st.ledger.conn, st.id)
+        bill = next((b for b in reversed(held) if amount in (0, b.amount)), None)
+        value = bill.amount if bill is not None else amount
+        money = f"${format_amount(value)} bill" if value else "bill of a value it did not say"
+        if bill is not None:
+            body = {"bill": bill.bill, "amount": bill.amount, "reason": GIVEN_BACK_AT_START}
+            st.append("BillReturned", body)
+        recorded = "" if bill is not None else " (none was on the record: nothing to settle)"
+        _call_staff(
+            st,
+            "acceptor-returned",
+            f"{st.id}: a {money} was in escrow when the kiosk stopped; the acceptor gave it "
+            f"back to the player when the kiosk started: not credited{recorded}",
+        )
+    name = f"bill {bill.bill}" if bill is not None else "a bill"
+    return [f"{name} ({money}) was in escrow when the kiosk stopped: given back"]
+
+
 def _call_staff(st: Station, flag: str, detail: str) -> None:
     body = {"flag": flag, "serial": None, "ticket": None, "detail": detail, "by": None}
     st.append("ExceptionFlagged", body)
@@ -214,6 +245,8 @@ def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
     with st.ledger.transaction():
         for held in cash_read.bills_in_escrow(conn, st.id):
             said = next((e for e in cleared if e.amount == held.amount), None)
+            if said is None:  # a new driver may not know the value of a bill held before
+                said = next((e for e in cleared if e.amount == 0), None)
             money = "$" + format_amount(held.amount)
             if said is not None:
                 cleared.remove(said)
