@@ -224,3 +224,23 @@ def test_a_bill_the_validator_gives_back_after_a_power_cut_is_not_credited(
     assert desk.ledger("SELECT state FROM p_bills") == [("returned",)]
     assert desk.ledger("SELECT count(*) FROM events WHERE type = 'VoucherIssued'") == [(0,)]
     assert desk.ledger("SELECT cents FROM p_kiosk_credit") in ([], [(0,)])
+
+
+def test_a_validator_that_restarts_idle_is_enabled_again(
+    kiosk: Path,  # noqa: F811
+    device: BillDevice,
+    desks: list[Desk],
+) -> None:
+    """A power blip with no bill inside: the driver leaves the validator disabled, as it
+    powered up; the kiosk, its pay screen still wanting bills, enables it again."""
+    desk = open_desk(kiosk, make_driver(protocol(device), device.port), desks)
+    desk.cash.start()
+    desk.cash.offer(TWENTY)
+    assert device.wait_for(lambda: taking_bills(device))
+    device.off_for = 0.05  # s: shorter than the driver waits for an answer: no fault
+    device.blip()
+    assert not taking_bills(device)
+    assert device.wait_for(lambda: device.powered and taking_bills(device))
+    device.feed(500)
+    assert desk.wait_news(1) == ["credit"], desk.news
+    assert desk.ledger("SELECT cents FROM p_kiosk_credit") == [(500,)]

@@ -50,6 +50,9 @@ class EbdsDevice(BillDevice):
     def index(self, cents: int) -> int:
         return next(index for index, value in self.notes.items() if value == cents)
 
+    def powered_up(self) -> None:
+        self.stage, self.just_powered, self.last_ack, self.denominations = "", True, None, 0
+
     def jammed_cleared(self) -> None:
         if self.stage == "jammed":
             self.stage = ""

@@ -52,6 +52,9 @@ class Id003Device(BillDevice):
     def code(self, cents: int) -> int:
         return next(code for code, value in self.denominations.items() if value == cents)
 
+    def powered_up(self) -> None:
+        self.state, self.stage, self.inhibit = "power-up", "", 1
+
     def jammed_cleared(self) -> None:
         if self.stage == "jammed":
             self.stage = ""

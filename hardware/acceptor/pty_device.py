@@ -181,6 +181,14 @@ class BillDevice(PtyDevice):
             self.fed.append(int(cents))
             self.changed.notify_all()
 
+    def blip(self) -> None:
+        """The power goes for `off_for` seconds with no bill inside: it powers up afresh."""
+        with self.lock:
+            assert self.inside is None, f"a {self.inside}-cent bill is inside"
+            self.powered_up()
+            self.power_off()
+            self.changed.notify_all()
+
     def clear_jam(self) -> None:
         """Staff open the acceptor and take the jammed bill out (into the cash box)."""
         with self.lock:
@@ -222,6 +230,9 @@ class BillDevice(PtyDevice):
 
     def jammed_cleared(self) -> None:
         """The protocol's side of clearing a jam (under the lock)."""
+
+    def powered_up(self) -> None:
+        """The protocol's state as at power-up (under the lock)."""
 
     def take(self) -> int:
         """The bill inside leaves the device's path (under the lock)."""

@@ -72,6 +72,9 @@ class SspDevice(BillDevice):
     def value(self, channel: int) -> int:
         return self.channel_values[channel - 1] * self.multiplier
 
+    def powered_up(self) -> None:
+        self._power_up()
+
     def jammed_cleared(self) -> None:
         if self.stage == "jammed":
             self.stage = ""
