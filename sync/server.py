@@ -12,14 +12,13 @@ import contextlib
 import hashlib
 import json
 import logging
-import selectors
 import socket
 import socketserver
 import sqlite3
 import ssl
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -28,12 +27,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pos.errors import BoothError
+from pos.errors import BoothError, NotFound
 from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
 from pos.services.station import LEDGER_FILE, TLS_DIR, Station
 from sync import docs, protocol
 from sync.errors import BadDocument
+from sync.handshakes import (
+    LOG_BURST,  # noqa: F401  (the tests read it here)
+    MAX_HANDSHAKES,
+    MAX_HANDSHAKES_PER_SOURCE,
+    Handshakes,
+    LogThrottle,
+    Slots,
+    request_arrives,
+)
 
 log = logging.getLogger("booth.sync.server")
 
@@ -46,212 +54,31 @@ REQUEST_TIMEOUT = 120.0  # one request's headers and body must arrive within thi
 # slot without having shown a certificate, so is cut sooner.
 HANDSHAKE_TIMEOUT = 10.0
 MAX_CONNECTIONS = 64  # worker threads: connections that showed a hall certificate, only
-# Connections still in their TLS handshake: each holds a file descriptor and a place here, never
-# a thread. Past the cap per source address that address's oldest goes; past the pool's cap, the
-# oldest of the address holding the most.
-MAX_HANDSHAKES = 256
-MAX_HANDSHAKES_PER_SOURCE = 16
+# ... and of those, at most this many for one certificate: 70 idle connections with one stolen
+# station certificate (a kiosk's card) took every slot and stopped the hall's sync.
+MAX_CONNECTIONS_PER_PEER = 16
+# A connection that showed its certificate and then sends no request (or no next request on a
+# kept-alive connection) within this is ended: an idle one holds a worker thread. Our client
+# sends its requests back to back and opens a connection again when a kept-alive one is gone.
+IDLE_TIMEOUT = 5.0
 LONGPOLL_MAX = 60.0
-LOG_WINDOW = 10.0  # seconds: a kind of log line repeats at most LOG_BURST times in each
-LOG_BURST = 5
 
 
-class LogThrottle:
-    """Repeated log lines, rate-limited: of each kind at most `burst` lines per `window`
-    seconds, then one line saying how many more there were (a flood of strangers must not fill
-    the disk: 2.27 MB of log in 45 s before this)."""
-
-    def __init__(
-        self, logger: logging.Logger, *, window: float = LOG_WINDOW, burst: int = LOG_BURST
-    ):
-        self.logger, self.window, self.burst = logger, window, burst
-        self._lock = threading.Lock()
-        self._kinds: dict[str, list[float]] = {}  # kind -> [window start, lines, left out]
-
-    def log(self, level: int, kind: str, message: str, *args: Any, exc_info: Any = None) -> None:
-        now = time.monotonic()
-        with self._lock:
-            state = self._kinds.setdefault(kind, [now, 0, 0])
-            if now - state[0] >= self.window:
-                if state[2]:
-                    self.logger.log(
-                        level,
-                        "(%d more %r lines in the last %.0f s)",
-                        state[2],
-                        kind,
-                        now - state[0],
-                    )
-                state[:] = [now, 0, 0]
-            if state[1] >= self.burst:
-                state[2] += 1
-                return
-            state[1] += 1
-        self.logger.log(level, message, *args, exc_info=exc_info)
-
-
-@dataclass(eq=False)
-class _Handshake:
-    tls: ssl.SSLSocket
-    address: Any
-    deadline: float
-
-
-class Handshakes:
-    """The TLS handshakes of accepted connections, on one thread of their own, none blocking:
-    a stranger that connects and sends nothing (or a byte now and then) holds a file descriptor
-    and a place in this bounded pool until its deadline, never a worker thread. `done` takes
-    each connection whose handshake completed (a hall certificate verified); `refused` is told
-    of each that failed, timed out or was pushed out."""
-
-    def __init__(
-        self,
-        context: ssl.SSLContext,
-        *,
-        timeout: float,
-        done: Callable[[ssl.SSLSocket, Any], None],
-        refused: Callable[[Any, str], None],
-        limit: int = MAX_HANDSHAKES,
-        per_source: int = MAX_HANDSHAKES_PER_SOURCE,
-        throttle: LogThrottle | None = None,
-    ) -> None:
-        self.throttle = throttle or LogThrottle(log)
-        self.context, self.timeout = context, timeout
-        self.done, self.refused = done, refused
-        self.limit, self.per_source = limit, per_source
-        self._selector = selectors.DefaultSelector()
-        self._wake_in, self._wake_out = socket.socketpair()
-        self._wake_in.setblocking(False)
-        self._wake_out.setblocking(False)
-        self._selector.register(self._wake_in, selectors.EVENT_READ, None)
-        self._incoming: deque[tuple[socket.socket, Any]] = deque()
-        self._lock = threading.Lock()
-        self._pending: dict[ssl.SSLSocket, _Handshake] = {}  # oldest first
-        self._sources: Counter[str] = Counter()
-        self._stop = False
-        self._thread = threading.Thread(target=self._run, name="booth-handshakes", daemon=True)
-        self._thread.start()
-
-    def pending(self) -> Counter[str]:
-        """How many handshakes are in progress, per source address (a snapshot)."""
-        return Counter(self._sources)
-
-    def add(self, raw: socket.socket, address: Any) -> None:
-        """From the accepting thread: a new connection, its handshake to be done here."""
-        with self._lock:
-            if self._stop:
-                raw.close()
-                return
-            self._incoming.append((raw, address))
-        self._wake()
-
-    def stop(self) -> None:
-        with self._lock:
-            self._stop = True
-        self._wake()
-        self._thread.join(timeout=5)
-
-    def _wake(self) -> None:
-        with contextlib.suppress(OSError):  # full: it is awake already
-            self._wake_out.send(b"\0")
-
-    def _run(self) -> None:
-        try:
-            while True:
-                with self._lock:
-                    if self._stop:
-                        break
-                    incoming = list(self._incoming)
-                    self._incoming.clear()
-                for raw, address in incoming:
-                    self._start(raw, address)
-                now = time.monotonic()
-                for item in [h for h in self._pending.values() if h.deadline <= now]:
-                    self._end(item, f"no TLS handshake within {self.timeout}s (timed out)")
-                oldest = next(iter(self._pending.values()), None)
-                wait = 0.5 if oldest is None else max(0.0, min(0.5, oldest.deadline - now))
-                for key, _ in self._selector.select(wait):
-                    if key.data is None:
-                        with contextlib.suppress(OSError):
-                            while self._wake_in.recv(4096):
-                                pass
-                    else:
-                        self._step(key.data)
-        finally:
-            for item in list(self._pending.values()):
-                self._close(item)
-            self._selector.close()
-            self._wake_in.close()
-            self._wake_out.close()
-
-    def _start(self, raw: socket.socket, address: Any) -> None:
-        source = str(address[0])
-        if self._sources[source] >= self.per_source:
-            first = next(h for h in self._pending.values() if h.address[0] == source)
-            self._end(first, f"more than {self.per_source} handshakes at once from {source}")
-        if len(self._pending) >= self.limit:
-            busiest = self._sources.most_common(1)[0][0]
-            first = next(h for h in self._pending.values() if h.address[0] == busiest)
-            self._end(first, f"more than {self.limit} handshakes at once")
-        try:
-            raw.setblocking(False)
-            tls = self.context.wrap_socket(raw, server_side=True, do_handshake_on_connect=False)
-        except (OSError, ValueError) as exc:
-            raw.close()
-            self.refused(address, str(exc) or type(exc).__name__)
-            return
-        item = _Handshake(tls, address, time.monotonic() + self.timeout)
-        self._pending[tls] = item
-        self._sources[source] += 1
-        self._selector.register(tls, selectors.EVENT_READ, item)
-        self._step(item)
-
-    def _step(self, item: _Handshake) -> None:
-        try:
-            item.tls.do_handshake()
-        except ssl.SSLWantReadError:
-            self._selector.modify(item.tls, selectors.EVENT_READ, item)
-            return
-        except ssl.SSLWantWriteError:
-            self._selector.modify(item.tls, selectors.EVENT_WRITE, item)
-            return
-        except (ssl.SSLError, OSError) as exc:
-            self._end(item, str(exc) or type(exc).__name__)
-            return
-        self._forget(item)
-        try:
-            item.tls.setblocking(True)
-            self.done(item.tls, item.address)
-        except Exception:  # the connection is lost, the pool goes on
-            self.throttle.log(
-                logging.WARNING, "handoff", "a connection could not be served", exc_info=True
+def require_tls(station_dir: Path) -> None:
+    """The station's TLS material is all there, or an error that names the file missing
+    (ssl's own names none: "[Errno 2] No such file or directory")."""
+    tls = station_dir / TLS_DIR
+    for name in (CERT_FILE, KEY_FILE, CA_FILE):
+        if not (tls / name).is_file():
+            raise NotFound(
+                f"{tls / name} is missing: this station's TLS material (its certificate, key and "
+                "the hall's CA) comes with 'booth hall join', or from a backup of the station"
             )
-            with contextlib.suppress(OSError):
-                item.tls.close()
-
-    def _forget(self, item: _Handshake) -> None:
-        if self._pending.pop(item.tls, None) is not None:
-            source = str(item.address[0])
-            self._sources[source] -= 1
-            if self._sources[source] <= 0:
-                del self._sources[source]
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                self._selector.unregister(item.tls)
-
-    def _close(self, item: _Handshake) -> None:
-        self._forget(item)
-        with contextlib.suppress(OSError):
-            # the plain socket's shutdown: no TLS alert is owed to a stranger
-            socket.socket.shutdown(item.tls, socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            item.tls.close()
-
-    def _end(self, item: _Handshake, reason: str) -> None:
-        self._close(item)
-        self.refused(item.address, reason)
 
 
 def server_context(station_dir: Path) -> ssl.SSLContext:
     tls = station_dir / TLS_DIR
+    require_tls(station_dir)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.load_cert_chain(tls / CERT_FILE, tls / KEY_FILE)
@@ -284,6 +111,8 @@ class ReplicationServer(ThreadingHTTPServer):
         request_timeout: float = REQUEST_TIMEOUT,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
+        max_connections_per_peer: int = MAX_CONNECTIONS_PER_PEER,
+        idle_timeout: float = IDLE_TIMEOUT,
         max_handshakes: int = MAX_HANDSHAKES,
         max_handshakes_per_source: int = MAX_HANDSHAKES_PER_SOURCE,
         station_view: Station | None = None,
@@ -298,7 +127,9 @@ class ReplicationServer(ThreadingHTTPServer):
         self.socket_timeout = socket_timeout
         self.request_timeout = request_timeout
         self.handshake_timeout = min(handshake_timeout, request_timeout)
-        self.slots = threading.BoundedSemaphore(max_connections)
+        self.idle_timeout = min(idle_timeout, socket_timeout)
+        self.slots = Slots(max_connections, min(max_connections_per_peer, max_connections))
+        self._slot_keys: dict[Any, str] = {}  # each served connection's key in `slots`
         self.local = threading.local()
         self.refused: deque[str] = deque(maxlen=1000)  # the latest: a flood cannot grow it
         self.throttle = LogThrottle(log)  # what strangers cause is logged a few times a window
@@ -363,18 +194,27 @@ class ReplicationServer(ThreadingHTTPServer):
 
     def _authenticated(self, request: Any, client_address: Any) -> None:
         """A connection that may be served (its hall certificate verified): a worker thread,
-        if one of the slots is free."""
-        if not self.slots.acquire(blocking=False):
-            self.throttle.log(
-                logging.WARNING, "busy", "refused %s: too many connections", client_address
-            )
+        if one of the slots is free and its certificate holds fewer than its share."""
+        key = _peer_key(request, client_address)
+        refusal = self.slots.take(key)
+        if refusal is not None:
+            self.refused.append(f"{client_address[0]}: {refusal}")
+            self.throttle.log(logging.WARNING, "busy", "refused %s: %s", client_address[0], refusal)
             self.shutdown_request(request)
             return
+        with self._deadlines_lock:
+            self._slot_keys[request] = key
         try:
             socketserver.ThreadingMixIn.process_request(self, request, client_address)
         except BaseException:
-            self.slots.release()
+            self._give_slot(request)
             raise
+
+    def _give_slot(self, request: Any) -> None:
+        with self._deadlines_lock:
+            key = self._slot_keys.pop(request, None)
+        if key is not None:
+            self.slots.give(key)
 
     def _refused_handshake(self, client_address: Any, reason: str) -> None:
         self.refused.append(f"{client_address[0]}: {reason}")
@@ -396,7 +236,7 @@ class ReplicationServer(ThreadingHTTPServer):
             super().process_request_thread(request, client_address)
         finally:
             self.set_deadline(request, None)
-            self.slots.release()
+            self._give_slot(request)
 
     def reader(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self.local, "conn", None)
@@ -434,6 +274,10 @@ class ReplicationHandler(BaseHTTPRequestHandler):
         self.request.settimeout(self.server.socket_timeout)  # StreamRequestHandler keeps it
 
     def handle_one_request(self) -> None:
+        if not request_arrives(self.request, self.rfile, self.server.idle_timeout):
+            self.close_connection = True  # idle (or gone): its slot is for someone else
+            return
+        self.request.settimeout(self.server.socket_timeout)
         self.server.set_deadline(self.request, self.server.request_timeout)
         self._body_pending = False
         super().handle_one_request()
@@ -691,3 +535,13 @@ class ReplicationHandler(BaseHTTPRequestHandler):
 
 
 _int = protocol.parse_int
+
+
+def _peer_key(request: Any, client_address: Any) -> str:
+    """Whose share of the slots a connection takes: its certificate's (SHA-256 of the DER),
+    else, with no TLS (loopback tests), its address's."""
+    if isinstance(request, ssl.SSLSocket):
+        der = request.getpeercert(binary_form=True)
+        if der is not None:
+            return "certificate " + hashlib.sha256(der).hexdigest()[:16]
+    return f"address {client_address[0]}"

@@ -26,7 +26,7 @@ from pos.services.station import LEDGER_FILE, STATION_KEY_FILE, Station
 from sync.client import Peer, client_context
 from sync.discovery import Discovery, Found
 from sync.replicator import pull, record_contact
-from sync.server import ReplicationServer
+from sync.server import ReplicationServer, require_tls
 from sync.upstream import Upstream, UpstreamSettings, load_settings, push
 
 log = logging.getLogger("booth.sync")
@@ -83,6 +83,7 @@ class SyncService:
         self.ledger: Ledger | None = None
         self.discovery: Discovery | None = None
         self.upstream: Upstream | None = None
+        require_tls(self.station.directory)  # a missing file named, before ssl's error
         self.context = client_context(self.station.directory)
         self.in_flight: dict[str, Future[dict[str, Any]]] = {}
 

@@ -9,6 +9,13 @@ Routes (GET and HEAD; every other method is 405, but the sign-in POST):
   figures as JSON; `/report/day.pdf`, `/report/form.pdf`.
 Every route but the pairing ones needs a session cookie; the pairing ones need a link that is
 still good. Sign-in attempts are limited per client address.
+
+The port is on the hall's LAN beside the replication port, in the same process: it has the same
+limits (sync.handshakes), so that strangers cannot take the descriptors the hall's sync needs.
+TLS handshakes go through a bounded non-blocking pool with a cap per source address; a
+connection past its handshake gets one of the worker slots (a cap per source address too) and
+is ended when idle; a session keeps at most MAX_STREAMS_PER_SESSION live streams (a new one ends
+its oldest).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import json
 import logging
 import secrets
 import socket
+import socketserver
 import ssl
 import sys
 import tempfile
@@ -39,6 +47,7 @@ from pos.services import dashboard as dashboard_service
 from pos.services import reports, web_access
 from pos.services.current_session import hall_date
 from pos.services.station import Station
+from sync.handshakes import Handshakes, LogThrottle, Slots, request_arrives
 from web import render, tls
 
 log = logging.getLogger("booth.web")
@@ -51,12 +60,33 @@ SIGNIN_WINDOW = 60.0  # ... per this many seconds
 MAX_FORM = 4096
 SOCKET_TIMEOUT = 30.0
 HANDSHAKE_TIMEOUT = 10.0
+# The limits of the port (sync.handshakes). File descriptors: at most MAX_HANDSHAKES in the pool
+# and MAX_CONNECTIONS served (each with the station's reader open: a few more), well inside the
+# unit's LimitNOFILE beside the replication port's own.
+MAX_HANDSHAKES = 128
+MAX_HANDSHAKES_PER_SOURCE = 16
+MAX_CONNECTIONS = 32  # worker threads
+MAX_CONNECTIONS_PER_SOURCE = 12  # a phone's browser opens 6 at most, and its live streams
+IDLE_TIMEOUT = 5.0  # a connection with no (next) request within this is ended
+MAX_STREAMS_PER_SESSION = 3  # live streams (/live) of one session at once; a 4th ends the 1st
 ALLOWED = ("GET", "HEAD")
 #: every route a session may read (GET and HEAD); the pairing routes are `/pair/TOKEN` and
 #: `/pair/TOKEN/hall-web-ca.pem`; the one POST is `/signin`
 ROUTES = ("/", "/live", "/data.json", "/report/day.pdf", "/report/form.pdf")
 PAIR_ROUTES = ("/pair/{token}", "/pair/{token}/hall-web-ca.pem")
 SIGNIN = "/signin"
+#: the section of the dashboard (render.SECTIONS) a role must see to read each route; None: the
+#: route shows each role its own sections (the dashboard, its live updates, its JSON)
+ROUTE_SECTIONS: dict[str, str | None] = {
+    "/": None,
+    "/live": None,
+    "/data.json": None,
+    "/report/day.pdf": "reports",
+    "/report/form.pdf": "reports",
+}
+#: the parts of the day report (the PDFs' source) each section governs: a role that does not
+#: see the section gets the report without them (C2's unpunched winners are exceptions too)
+REPORT_PARTS = {"exceptions": ("exceptions", "unpunched")}
 
 
 def _parse_address(text: str) -> tuple[str, int]:
@@ -87,6 +117,8 @@ class WebApp:
         self._local = threading.local()
         self._writer_lock = threading.Lock()
         self._threads: list[threading.Thread] = []
+        self._streams: dict[str, deque[threading.Event]] = {}  # session -> its streams' ends
+        self._streams_lock = threading.Lock()
         self.server: WebServer | None = None
         self.ca_pem = b""
         self.ca_fingerprint = ""
@@ -230,6 +262,34 @@ class WebApp:
                 out.append(f"{s['station']}: as of {at.astimezone().strftime('%H:%M:%S')}")
         return out
 
+    # --- live streams -------------------------------------------------------------------------
+
+    def open_stream(self, session: str) -> threading.Event:
+        """A new live stream of `session`: the event that ends it. Past MAX_STREAMS_PER_SESSION
+        the session's oldest stream is ended (a page opened again keeps its updates)."""
+        ended = threading.Event()
+        with self._streams_lock:
+            streams = self._streams.setdefault(session, deque())
+            streams.append(ended)
+            while len(streams) > MAX_STREAMS_PER_SESSION:
+                streams.popleft().set()
+        with self._changed:
+            self._changed.notify_all()  # the ended one stops waiting
+        return ended
+
+    def close_stream(self, session: str, ended: threading.Event) -> None:
+        with self._streams_lock:
+            streams = self._streams.get(session)
+            if streams is not None:
+                with contextlib.suppress(ValueError):
+                    streams.remove(ended)
+                if not streams:
+                    del self._streams[session]
+
+    def streams(self, session: str) -> int:
+        with self._streams_lock:
+            return len(self._streams.get(session, ()))
+
     # --- sign-in rate limit -------------------------------------------------------------------
 
     def may_try(self, client: str) -> bool:
@@ -246,35 +306,93 @@ class WebApp:
 
 class WebServer(ThreadingHTTPServer):
     daemon_threads = True
-    request_queue_size = 64
+    # Connections waiting to be accepted are the kernel's (no descriptor of this process): a
+    # long queue lets a flood wait there rather than be refused and come straight back.
+    request_queue_size = 1024
 
-    def __init__(self, address: tuple[str, int], app: WebApp, context: ssl.SSLContext) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        app: WebApp,
+        context: ssl.SSLContext,
+        *,
+        max_handshakes: int = MAX_HANDSHAKES,
+        max_handshakes_per_source: int = MAX_HANDSHAKES_PER_SOURCE,
+        max_connections: int = MAX_CONNECTIONS,
+        max_connections_per_source: int = MAX_CONNECTIONS_PER_SOURCE,
+        idle_timeout: float = IDLE_TIMEOUT,
+    ) -> None:
         self.app = app
         self.context = context
+        self.idle_timeout = idle_timeout
+        self.throttle = LogThrottle(log)
+        self.slots = Slots(max_connections, min(max_connections_per_source, max_connections))
         super().__init__(address, WebHandler)
+        # Every connection's TLS handshake in the pool first (no thread, a bounded number of
+        # descriptors); only one that completed it gets a worker slot.
+        self.handshakes = Handshakes(
+            context,
+            timeout=HANDSHAKE_TIMEOUT,
+            done=self._handshaken,
+            refused=self._refused,
+            limit=max_handshakes,
+            per_source=max_handshakes_per_source,
+            throttle=self.throttle,
+        )
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self.handshakes.add(request, client_address)  # its handshake first, off this thread
+
+    def _handshaken(self, request: ssl.SSLSocket, client_address: Any) -> None:
+        refusal = self.slots.take(str(client_address[0]))
+        if refusal is not None:
+            self.throttle.log(logging.WARNING, "busy", "web: refused %s", refusal)
+            self.shutdown_request(request)
+            return
+        try:
+            socketserver.ThreadingMixIn.process_request(self, request, client_address)
+        except BaseException:
+            self.slots.give(str(client_address[0]))
+            raise
+
+    def _refused(self, client_address: Any, reason: str) -> None:
+        self.throttle.log(
+            logging.INFO, "handshake", "web: refused %s: %s", client_address[0], reason
+        )
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.give(str(client_address[0]))
 
     def finish_request(self, request: Any, client_address: Any) -> None:
-        # the TLS handshake on the request's own thread: a slow client holds only its own
-        request.settimeout(HANDSHAKE_TIMEOUT)
+        request.settimeout(SOCKET_TIMEOUT)
         try:
-            tls_sock = self.context.wrap_socket(request, server_side=True)
-        except (ssl.SSLError, OSError):
-            with contextlib.suppress(OSError):
-                request.close()
-            return
-        tls_sock.settimeout(SOCKET_TIMEOUT)
-        try:
-            WebHandler(tls_sock, client_address, self)
+            WebHandler(request, client_address, self)
         finally:
-            with contextlib.suppress(OSError):
-                tls_sock.close()
             self.app.close_reader()
+
+    def server_close(self) -> None:
+        self.handshakes.stop()
+        super().server_close()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], OSError):  # the phone went away (ssl errors too)
             log.debug("web connection from %s lost", client_address[0], exc_info=True)
             return
         log.warning("web request from %s failed", client_address[0], exc_info=True)
+
+
+def report_for(role: str, report: dict[str, Any]) -> dict[str, Any]:
+    """The day report as `role` may read it: the parts of the sections it does not see
+    (REPORT_PARTS) emptied."""
+    shown = render.SECTIONS[role]
+    scoped = dict(report)
+    for section, parts in REPORT_PARTS.items():
+        if section not in shown:
+            scoped.update({part: [] for part in parts})
+    return scoped
 
 
 def _json(data: Any) -> bytes:
@@ -293,6 +411,13 @@ class WebHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.client_address[0], *args)
+
+    def handle_one_request(self) -> None:
+        if not request_arrives(self.request, self.rfile, self.server.idle_timeout):
+            self.close_connection = True  # idle (or gone): its slot is for someone else
+            return
+        self.request.settimeout(SOCKET_TIMEOUT)
+        super().handle_one_request()
 
     # --- answering ----------------------------------------------------------------------------
 
@@ -398,6 +523,12 @@ class WebHandler(BaseHTTPRequestHandler):
             route = dict(zip(ROUTES, handlers, strict=True)).get(path)
             if route is None:
                 self._refuse(HTTPStatus.NOT_FOUND, "Not found", f"Nothing at {path[:80]}.")
+                return
+            needed = ROUTE_SECTIONS[path]
+            if needed is not None and needed not in render.SECTIONS[session.role]:
+                self._refuse(
+                    HTTPStatus.FORBIDDEN, "Not for this role", f"A {session.role} has no {path}."
+                )
                 return
             route(session)
         except BoothError as error:
@@ -528,7 +659,7 @@ class WebHandler(BaseHTTPRequestHandler):
         from pos.services.report_pdf import write_day_pdf, write_form_pdf
 
         st = self.app.reader()
-        report = reports.day_report(st, None, None)
+        report = report_for(session.role, reports.day_report(st, None, None))
         with tempfile.TemporaryDirectory(prefix="booth-web-") as tmp:
             path = Path(tmp) / f"{which}.pdf"
             (write_day_pdf if which == "day" else write_form_pdf)(report, path)
@@ -550,8 +681,13 @@ class WebHandler(BaseHTTPRequestHandler):
             return
         sent: str | None = None
         last_check = time.monotonic()
+        ended = self.app.open_stream(session.id)
         try:
             while not self.app._stop.is_set():
+                if ended.is_set():  # the session opened more streams: this, its oldest, ends
+                    self.wfile.write(b"event: replaced\ndata: {}\n\n")
+                    self.wfile.flush()
+                    return
                 snap = self.app.wait_change(sent, BEAT)
                 if time.monotonic() - last_check >= BEAT:
                     last_check = time.monotonic()
@@ -572,6 +708,8 @@ class WebHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (OSError, ssl.SSLError):
             return
+        finally:
+            self.app.close_stream(session.id, ended)
 
 
 def start_web(station: Station, address: str) -> WebApp:

@@ -40,6 +40,10 @@
     source.close();
     show("Signed out: this phone's session ended. Pair it again.", true);
   });
+  source.addEventListener("replaced", function () {
+    source.close();
+    show("Not live: this session opened the page again elsewhere. Reload to follow here.", true);
+  });
   source.onerror = function () { staleSince(); };
   setInterval(function () {
     if (lastHeard && Date.now() - lastHeard.getTime() > 12000) { staleSince(); }
