@@ -23,12 +23,16 @@ RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
 # tests. chromium and chromium-driver: the manager's phone in a real browser (tests/web), and
 # libnss3-tools (certutil): that browser trusts the hall's web certificate authority. And node with npm (below) for the PouchDB tests: Debian's nodejs when no node is there.
 # gcc: the test extra essp6 (ITL's SSP host library, the SSP tests' outside check) builds its C.
+# git, make and apt: test_release runs `make release` in a copy of the tree, and asks apt which
+# of two releases' .debs it takes.
 TEST_DEBS := $(RUN_DEBS) python3-minimal iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
-	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools gcc
+	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools gcc git make apt
+# `make release`: git (a release is built from a commit) and dpkg-deb.
+RELEASE_DEBS := $(RUN_DEBS) git dpkg
 NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 .PHONY: run test check lint typecheck importlint unit fast setup debs-run debs-test bench \
-	clean dist
+	clean dist release debs-release
 
 # $(1): Debian packages; $(2): `node` to add nodejs and npm when no node or npm is on the PATH
 # (one installed another way is kept). Those not installed are installed as root with apt-get;
@@ -63,6 +67,9 @@ debs-run:
 
 debs-test:
 	$(call ensure_debs,$(TEST_DEBS),node)
+
+debs-release:
+	$(call ensure_debs,$(RELEASE_DEBS))
 
 $(STAMP): pyproject.toml | debs-run
 	$(PYTHON) -m venv $(VENV)
@@ -116,6 +123,12 @@ dist: debs-test $(STAMP)
 	$(BIN)/python -m build --no-isolation --outdir $(DIST) .
 	bash packaging/deb/build-deb.sh --wheel $(DIST)/booth-$(VERSION)-py3-none-any.whl --out $(DIST)
 	@ls -l $(DIST)
+
+# A release (README "Releases"): checks that pos/__init__.py's version, CHANGELOG.md's section
+# for it and the git tags agree, builds the sdist, wheel and .deb of the commit (HEAD, never
+# uncommitted files) into $(DIST), and prints each artefact with the version it carries.
+release: debs-release $(STAMP)
+	$(BIN)/python packaging/release.py --out $(DIST)
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) $(DIST) build .pytest_cache .mypy_cache .ruff_cache \

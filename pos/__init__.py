@@ -1,3 +1,3 @@
 """Booth's point-of-sale core: domain rules, the signed ledger, services and the CLI."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

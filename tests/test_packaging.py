@@ -153,7 +153,8 @@ def test_the_debian_package(dist: Path, deb: Path, deb_tree: Path, tmp_path: Pat
     ok(run("dpkg-deb", "--control", deb, control))
     for script in ("postinst", "prerm"):
         ok(run("shellcheck", control / script))
-    assert f"--wheel /usr/share/booth/{WHEEL_NAME}" in (control / "postinst").read_text()
+    postinst = (control / "postinst").read_text()
+    assert f'--wheel "${{DPKG_ROOT:-}}/usr/share/booth/{WHEEL_NAME}"' in postinst
 
     # Reproducible: the same inputs give the same bytes.
     again = run("bash", build, "--wheel", dist / WHEEL_NAME, "--out", tmp_path).stdout.strip()

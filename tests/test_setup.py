@@ -31,14 +31,19 @@ PROGRAMS = {
     "certutil": "libnss3-tools",  # web/phone.py: chromium trusts the hall's web CA
     "chromedriver": "chromium-driver",  # web/phone.py: Selenium drives chromium
     "chromium": "chromium",  # web/phone.py: the manager's phone in a real browser
+    "apt-get": "apt",  # test_release: apt takes the newer .deb (--simulate on a test root)
+    "dpkg": "dpkg",  # test_release: the .deb installed and upgraded in a test root (--root)
     "dpkg-deb": "dpkg",  # test_packaging: the Debian package
     "dpkg-query": "dpkg",  # test_setup: which package has a program
     "gcc": "gcc",  # faults/dying_disk.py: the EIO shim; the essp6 extra builds its C too
+    "git": "git",  # test_release: make release builds from a commit
     "ip": "iproute2",  # sync/netns.py: network namespaces
     "logrotate": "logrotate",  # test_packaging
+    "make": "make",  # test_release: `make release`, the documented command
     "node": "nodejs",  # sync/test_pouchdb.py, sync/test_upstream.py (or any node on the PATH)
     "pdftoppm": "poppler-utils",  # test_day_report: the PDF drawn as PNG
     "pdftotext": "poppler-utils",  # test_day_report
+    "sha256sum": "coreutils",  # test_release: the release's SHA256SUMS
     "shellcheck": "shellcheck",  # test_packaging
     "sh": "dash",  # test_backup (unshare runs a script), test_setup
     "sleep": "coreutils",  # test_setup: a process left behind

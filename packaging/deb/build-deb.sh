@@ -71,14 +71,16 @@ Description: point of sale for charitable gaming halls
  for receipt printers and barcode scanners, log rotation and the kiosk session.
 CONTROL
 
+# Both scripts honour DPKG_ROOT (dpkg --root DIR --force-script-chrootless: an image prepared
+# in a directory, or the release test's throwaway root): install.sh and uninstall.sh --root.
 cat >"$STAGE/DEBIAN/postinst" <<POSTINST
 #!/bin/sh
 # Booth: run the installer (idempotent); the role and the join bundle come later, from
 # 'booth-install --role ROLE --bundle FILE' (or they are kept from an earlier installation).
 set -e
 if [ "\$1" = configure ]; then
-    /usr/share/booth/install.sh --non-interactive --no-packages \\
-        --wheel /usr/share/booth/$name
+    "\${DPKG_ROOT:-}"/usr/share/booth/install.sh --non-interactive --no-packages \\
+        --wheel "\${DPKG_ROOT:-}/usr/share/booth/$name" \${DPKG_ROOT:+--root "\$DPKG_ROOT"}
 fi
 POSTINST
 cat >"$STAGE/DEBIAN/prerm" <<'PRERM'
@@ -86,7 +88,7 @@ cat >"$STAGE/DEBIAN/prerm" <<'PRERM'
 # Booth: on removal, stop the station and remove what install.sh wrote; the ledger stays.
 set -e
 if [ "$1" = remove ]; then
-    /usr/share/booth/uninstall.sh
+    "${DPKG_ROOT:-}"/usr/share/booth/uninstall.sh ${DPKG_ROOT:+--root "$DPKG_ROOT"}
 fi
 PRERM
 chmod 0755 "$STAGE/DEBIAN/postinst" "$STAGE/DEBIAN/prerm"
