@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -27,7 +28,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kiosk import devices
 from kiosk.local import LocalSettings
+from pos.cli import owner_start
 from pos.cli.control import ControlServer
+from pos.cli.progress import rebuild_lines
 from pos.clock import Clock
 from pos.services import receipts
 from pos.services.ports import BillAcceptor, Dispenser, ReceiptPrinter, Scanner
@@ -172,10 +175,22 @@ class StationRuntime:
     # -- start and stop -----------------------------------------------------------------------
 
     def start(self) -> StationInfo:
+        # Until its control socket listens, a command waits for this owner (pos/cli/owner_start).
+        start_up = ExitStack()
+        if self._serve_control:
+            start_up.enter_context(owner_start.starting(self.directory))
         self.worker = StationWorker(
-            lambda: Station(self.directory, environ=self._environ, clock=self._clock)
+            lambda: Station(
+                self.directory,
+                environ=self._environ,
+                clock=self._clock,
+                progress=rebuild_lines(log.warning),
+            )
         )
         try:
+            # Opening may first rebuild projections another version of Booth made: as long
+            # as the ledger takes, told in the log as it goes.
+            self.worker.wait_open(timeout=None)
             self.info = self.worker.call(self._open_devices)
             self._start_scanner()
             self.sync.start(self)
@@ -188,6 +203,8 @@ class StationRuntime:
         except BaseException:
             self.stop()
             raise
+        finally:
+            start_up.close()
         self.print_queue()
         return self.info
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from pos.cli import owner_start
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
-from pos.cli.progress import progress_bar
+from pos.cli.progress import progress_bar, rebuild_lines
 from pos.errors import BadInput, IntegrityFailure
 from pos.ledger import heads, replication, restored
 from pos.services.station import Station
@@ -90,7 +92,13 @@ def serve(
     if web and source is not None and source.name == "DEFAULT":
         interval = WEB_INTERVAL  # the phone shows a booth's sale within 2 s
     web_app: Any = None
-    worker = StationWorker(lambda: Station(hall), name="booth-serve")
+    # Until its control socket listens, a command waits for this owner (pos/cli/owner_start).
+    start_up = ExitStack()
+    start_up.enter_context(owner_start.starting(hall))
+    worker = StationWorker(
+        lambda: Station(hall, progress=rebuild_lines(lambda line: click.echo(line, err=True))),
+        name="booth-serve",
+    )
     service: SyncService | None = None
     control: ControlServer | None = None
     try:
@@ -110,6 +118,7 @@ def serve(
             web_app = start_web(st, web)
         control = ControlServer(st.directory, worker)
         control.start()
+        start_up.close()
         click.echo(
             f"Serving {st.id} of hall {st.config.hall} on https://{address}:{service.port}",
             err=True,
@@ -122,6 +131,7 @@ def serve(
         except KeyboardInterrupt:
             pass
     finally:
+        start_up.close()
         if control is not None:
             control.stop()
         if web_app is not None:

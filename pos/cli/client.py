@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pos.cli import owner_start
 from pos.cli.control_socket import (
     MAX_ANSWER,
     MAX_UPLOAD,
@@ -199,8 +200,27 @@ def forward(
         "env": {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV_PREFIX)},
     }
     deadline = time.monotonic() + RETRY_FOR
+    waited = False
     while True:
-        answer = _exchange(directory, request, timeout)
+        try:
+            answer = _exchange(directory, request, timeout)
+        except RunHere:
+            if waited:
+                raise
+            # No socket yet: an owner starting (rebuilding an upgraded ledger, say) holds the
+            # station; the command waits for it rather than run beside it.
+            started = owner_start.wait_started(directory, owner_start.START_WAIT)
+            if started is None:
+                raise ControlRefused(
+                    f"station {directory}'s owner has been starting for "
+                    f"{owner_start.START_WAIT:g} seconds and does not answer yet (see its log: "
+                    f"a rebuild after an upgrade says how far it is): run the command again "
+                    f"with --request-id {request_id} once it answers"
+                ) from None
+            if not started:
+                raise
+            waited = True
+            continue
         if answer is not None and "files" in answer and "files" not in request:
             # The owner named the command's inputs and outputs: the same request again, with
             # the inputs' bytes and the outputs' states.

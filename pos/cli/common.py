@@ -87,11 +87,14 @@ class CliState:
     wrote: bool = field(default=False)
 
     @contextmanager
-    def open_station(self) -> Iterator[Station]:
+    def open_station(
+        self, *, log_only: bool = False, progress: Callable[[int, int], None] | None = None
+    ) -> Iterator[Station]:
         """The station for one command; once the command has committed, its receipts print.
 
         Beside a running owner this is the owner's station (the command was forwarded to it);
-        a reading command gets a read-only station and takes no lock."""
+        a reading command gets a read-only station and takes no lock. `log_only`: the command
+        reads only the log (Station); `progress`: a rebuild while opening to write."""
         access = command_access(click.get_current_context().command)
         if self.owner is not None:
             self.wrote = access is not Access.READ
@@ -101,8 +104,19 @@ class CliState:
             return
         read = access is Access.READ
         st = Station(
-            self.hall, read_only=read, lock_wait=0.0 if access is Access.LOCAL else LOCK_WAIT
+            self.hall,
+            read_only=read,
+            lock_wait=0.0 if access is Access.LOCAL else LOCK_WAIT,
+            log_only=log_only,
+            progress=progress,
         )
+        if st.ledger.stale_projections and not log_only:
+            click.echo(
+                f"booth: note: {self.hall} was last opened to write by another version of "
+                f"Booth; this read replayed its log in memory. Start the station, or run "
+                f"'booth --hall {self.hall} rebuild', to rebuild its projections once.",
+                err=True,
+            )
         try:
             if not read and self.request_id is not None:
                 claim = money_path.done_before(st, self.request_id)

@@ -9,6 +9,7 @@ from pos.cli.progress import progress_bar
 from pos.errors import IntegrityFailure, LedgerDamaged
 from pos.ledger.verify import Report
 from pos.ledger.verify import verify as verify_ledger
+from pos.services.station import Station
 
 
 @click.command()
@@ -24,7 +25,9 @@ def verify(ctx: click.Context, deep: bool) -> None:
     """Check the file (SQLite's integrity check), every station's chain and signatures; name
     the first bad event. --deep: also every projection against a rebuild of the log."""
     try:
-        with state(ctx).open_station() as st:
+        # The log alone: projections another version of Booth made are not replayed for it
+        # (--deep compares them with a rebuild, so it needs them).
+        with state(ctx).open_station(log_only=not deep) as st:
             report = verify_ledger(st.ledger, deep=deep)
     except LedgerDamaged as damaged:
         # The file is malformed: verification fails (exit 4), whatever could not be read.
@@ -57,13 +60,26 @@ def _problems(report: Report) -> str:
 @click.pass_context
 def rebuild(ctx: click.Context) -> None:
     """Drop and recreate every projection from the event log, once the log verifies."""
-    with state(ctx).open_station() as st, progress_bar(ctx, "Rebuilding") as progress:
-        report = verify_ledger(st.ledger)
-        if not report.ok:
-            raise IntegrityFailure(
-                f"the ledger fails verification ({_problems(report)}): a rebuild would project "
-                "what fails it, so nothing was rebuilt; restore the station from a backup "
-                "(docs/backup-and-restore.md)"
-            )
-        count = st.ledger.rebuild(progress=progress)
+    cli = state(ctx)
+    with progress_bar(ctx, "Rebuilding") as progress:
+        if cli.owner is None:
+            # Checked before the station opens to write: that opening rebuilds projections
+            # another version of Booth made (once; this command then does not rebuild again).
+            with Station(cli.hall, read_only=True, log_only=True) as reader:
+                _refuse_unverified(verify_ledger(reader.ledger))
+        with cli.open_station(progress=progress) as st:
+            count = st.ledger.rebuilt_on_open
+            if count is None:
+                if cli.owner is not None:
+                    _refuse_unverified(verify_ledger(st.ledger))
+                count = st.ledger.rebuild(progress=progress)
     emit(ctx, {"events": count}, f"Rebuilt projections from {count} events.")
+
+
+def _refuse_unverified(report: Report) -> None:
+    if not report.ok:
+        raise IntegrityFailure(
+            f"the ledger fails verification ({_problems(report)}): a rebuild would project "
+            "what fails it, so nothing was rebuilt; restore the station from a backup "
+            "(docs/backup-and-restore.md)"
+        )

@@ -80,3 +80,16 @@ def progress_bar(ctx: click.Context, label: str) -> Iterator[Progress | None]:
         if bar.counted:
             stream.write("\n")
             stream.flush()
+
+
+def rebuild_lines(say: Callable[[str], None]) -> Progress:
+    """For a station's owner opening a ledger whose projections another version of Booth
+    made: each step of the rebuild as one line (its log has no terminal to draw on)."""
+
+    def told(done: int, total: int) -> None:
+        say(
+            f"rebuilding the projections another version of Booth made: {done:,} of "
+            f"{total:,} events"
+        )
+
+    return told

@@ -35,6 +35,8 @@ from pos.ledger import incidents as incidents_read
 from pos.ledger.events import GENESIS, Event
 from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
+from pos.ledger.projections.base import PROJECTION_ERRORS
+from pos.ledger.projections.hall import HALL
 from pos.ledger.schema import migrations
 
 # Kinds that introduce an origin: their body carries the certificate of the station's key.
@@ -61,6 +63,52 @@ def _create_private(path: Path) -> None:
         os.fchmod(fd, LEDGER_MODE)
     finally:
         os.close(fd)
+
+
+def _keep_private(path: Path) -> None:
+    """The ledger and SQLite's files beside it 0600: they hold staff names and dates of birth.
+    A file this account does not own (a read-only copy) is left as it is."""
+    for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if file.stat().st_mode & 0o777 != LEDGER_MODE:
+                os.chmod(file, LEDGER_MODE)
+        except FileNotFoundError:
+            continue
+        except PermissionError:
+            continue
+        except OSError as exc:
+            raise StorageFailure(f"cannot keep {file} private: {exc.strerror}") from None
+
+
+def _upgraded_copy(
+    conn: sqlite3.Connection,
+    *,
+    station: str,
+    hall_public_key: str,
+    projections: ProjectionSet,
+    rebuild: bool,
+) -> sqlite3.Connection:
+    """The ledger of `conn` copied into memory (one read transaction of SQLite's backup API),
+    with this version's migrations and, if `rebuild`, its `projections` made from the log."""
+    memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    try:
+        conn.backup(memory)
+        copy = Ledger(
+            memory,
+            station=station,
+            key=None,
+            hall_public_key=hall_public_key,
+            projections=projections,
+        )
+        migrations.apply(copy.db)
+        if rebuild:
+            copy.rebuild()
+    except BaseException:
+        memory.close()
+        raise
+    finally:
+        conn.close()
+    return memory
 
 
 def _minutes(minutes: int) -> str:
@@ -134,6 +182,10 @@ class Ledger:
         self._keys: dict[str, PublicKey] = {}
         self.read_only = False
         self.path: Path | None = None  # the file, once opened by path
+        #: events replayed when opening found projections another version of Booth made
+        self.rebuilt_on_open: int | None = None
+        #: read-only: the file's projections were made by another version (read from memory)
+        self.stale_projections = False
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -148,10 +200,14 @@ class Ledger:
         projections: ProjectionSet = ALL,
         clock: Clock | None = None,
         create: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> Ledger:
         """The ledger file at `path`, opened to write, migrated and projected. A missing file
         is StorageFailure unless `create` (a new station): it is made 0600 whatever the umask,
-        and SQLite gives its -wal and -shm files the same mode."""
+        and SQLite gives its -wal and -shm files the same mode. An existing file and its -wal
+        and -shm are made 0600 too (a station set up by an older release kept them 0644).
+        Projections another version made are rebuilt here, once, told to `progress`; the
+        events replayed are then in `rebuilt_on_open`."""
         path = Path(path)
         if create:
             _create_private(path)
@@ -159,6 +215,7 @@ class Ledger:
             raise StorageFailure(MISSING)
         else:
             damage.check_not_emptied(path)
+            _keep_private(path)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -175,7 +232,7 @@ class Ledger:
             )
             ledger.path = path
             migrations.apply(ledger.db)
-            ledger._ensure_projections()
+            ledger._ensure_projections(progress)
         except sqlite3.DatabaseError as exc:
             if is_damaged(exc):
                 error = damaged(exc, path)
@@ -192,11 +249,17 @@ class Ledger:
         station: str,
         hall_public_key: str,
         projections: ProjectionSet = ALL,
+        log_only: bool = False,
     ) -> Ledger:
         """The ledger for reading only: no lock, no migration, no write. Beside the station's
         running owner (WAL lets readers overlap its writes), or on a write-protected copy (an
         inspector's stick), where SQLite cannot create its shared-memory file and the file is
-        read as immutable."""
+        read as immutable.
+
+        A file another version of Booth wrote (its migrations or projections are not this
+        version's: `stale_projections`) is read from a copy in memory, migrated, and projected
+        from the log: every projection, or with `log_only` (a command that reads the log
+        itself, as `verify` does) only the hall's, which opening a station needs."""
         path = Path(path)
         if not path.exists():
             raise StorageFailure(MISSING)
@@ -216,6 +279,28 @@ class Ledger:
             conn = sqlite3.connect(
                 f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
             )
+        try:
+            stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
+            behind = bool(migrations.pending(Database(conn, execute_plugins=False)))
+            stale = stored is None or stored[0] != projections.fingerprint
+            if behind or stale:
+                # Another version of Booth wrote the file (an upgrade not yet started): this
+                # read gets a copy in memory, migrated and projected by this version; the file
+                # is left as it is until the station opens it to write.
+                conn = _upgraded_copy(
+                    conn,
+                    station=station,
+                    hall_public_key=hall_public_key,
+                    projections=ProjectionSet([PROJECTION_ERRORS, HALL])
+                    if log_only
+                    else projections,
+                    rebuild=stale,
+                )
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if is_damaged(exc):
+                raise damaged(exc, path) from None
+            raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
         conn.execute("PRAGMA query_only=1")
         ledger = cls(
             conn,
@@ -226,30 +311,17 @@ class Ledger:
         )
         ledger.read_only = True
         ledger.path = path
+        ledger.stale_projections = stale
         _OPENED.add(path)
-        try:
-            stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            if is_damaged(exc):
-                raise damaged(exc, path) from None
-            raise StorageFailure(f"cannot read the ledger {path}: {exc}") from None
-        if stored is None or stored[0] != projections.fingerprint:
-            conn.close()
-            raise StorageFailure(
-                f"the ledger {path} was written by another version of Booth and must be "
-                "rebuilt before it can be read: start the station (or run any write command) "
-                "where it is writable"
-            )
         return ledger
 
     def close(self) -> None:
         self.conn.close()
 
-    def _ensure_projections(self) -> None:
+    def _ensure_projections(self, progress: Callable[[int, int], None] | None) -> None:
         stored = self.conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
         if stored is None or stored[0] != self.projections.fingerprint:
-            self.rebuild()
+            self.rebuilt_on_open = self.rebuild(progress=progress)
 
     # --- transactions ------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import copy
 import json
 import os
 import sqlite3
+import stat
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import TracebackType
@@ -89,6 +91,31 @@ def make_private_dir(path: Path, mode: int = PRIVATE_DIR) -> None:
         raise StorageFailure(f"cannot make {path}: {exc.strerror}") from None
 
 
+#: The most each of the station's own files may allow (an older release left some wider).
+_MOST_ALLOWED = {
+    ".": STATION_DIR,
+    TLS_DIR: PRIVATE_DIR,
+    STATION_KEY_FILE: 0o600,
+    HALL_KEY_FILE: 0o600,
+    PLAYER_SECRET_FILE: 0o600,
+}
+
+
+def keep_private(directory: Path) -> None:
+    """Take from the station's directory, tls/ and keys any permission a new station's lack
+    (a station set up by an older release kept its folder 0755); never add one."""
+    for name, most in _MOST_ALLOWED.items():
+        path = directory / name
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if mode & ~most:
+                os.chmod(path, mode & most)
+        except (FileNotFoundError, PermissionError):
+            continue
+        except OSError as exc:
+            raise StorageFailure(f"cannot keep {path} private: {exc.strerror}") from None
+
+
 def _own_key(directory: Path, *, required: bool) -> StationKey | None:
     """The station's signing key from station.key. A reader may lack it (a copy without keys,
     an account that may not read it): its certificate is still checked. A writer may not."""
@@ -134,7 +161,12 @@ class Station:
         clock: Clock | None = None,
         read_only: bool = False,
         lock_wait: float = 0.0,
+        log_only: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
+        """`log_only` (with `read_only`): the command reads the log itself (`verify`), so
+        projections another version made are not replayed for it. `progress(done, total)`: a
+        rebuild of such projections while opening to write."""
         self.directory = directory
         self._is_view = False
         self._owns_connection = False
@@ -148,12 +180,15 @@ class Station:
         if not read_only:
             self._lock.acquire(wait=lock_wait)
         try:
+            if not read_only:
+                keep_private(directory)
             key = _own_key(directory, required=not read_only)
             if read_only:
                 self.ledger = Ledger.open_read_only(
                     directory / LEDGER_FILE,
                     station=self.config.station,
                     hall_public_key=self.config.hall_public_key,
+                    log_only=log_only,
                 )
             else:
                 self.ledger = Ledger.open(
@@ -161,6 +196,7 @@ class Station:
                     station=self.config.station,
                     key=key,
                     hall_public_key=self.config.hall_public_key,
+                    progress=progress,
                 )
             self._check_identity(key)
             self.hall = self._hall_settings()
