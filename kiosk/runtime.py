@@ -74,6 +74,7 @@ class DeviceState:
     sync: str = "LAN sync: off"
     link: str = "Hall link: checking"  # in words: "Hall link: OK" or "OFFLINE since 19:40"
     link_level: str = "off"
+    clock: str = ""  # "Clock 3 min behind the manager" when more than a minute off; else ""
     bills: str = ""  # a kiosk's bill acceptor: "Bills: ready", its fault, or none (vouchers only)
     bills_level: str = "off"
 
@@ -434,8 +435,13 @@ class StationRuntime:
         from pos.services import link
 
         now = link.hall_link_now(st)
-        if (now.text, now.level) != (self.state.link, self.state.link_level):
-            self._set_state(link=now.text, link_level=now.level)
+        clock = link.own_clock(st).text
+        if (now.text, now.level, clock) != (
+            self.state.link,
+            self.state.link_level,
+            self.state.clock,
+        ):
+            self._set_state(link=now.text, link_level=now.level, clock=clock)
 
     def set_bills(self, text: str, level: str) -> None:
         """The bill acceptor's state on the status bar (from the cash thread or the UI)."""

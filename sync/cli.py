@@ -168,7 +168,7 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
             peer = Peer(url, context)
             try:
                 with progress_bar(ctx, f"Pulling from {url}") as progress:
-                    result = pull(st.ledger, peer, progress=progress)
+                    result = pull(st.ledger, peer, progress=progress, wall=st.clock)
                 results.append(summary(result))
                 refused += result.refused
                 with st.ledger.transaction():
@@ -180,6 +180,8 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
                         pulled=result.applied,
                         source="static",
                         heads=result.heads,
+                        release=result.release,
+                        clock_offset_ms=result.clock_offset_ms,
                     )
             except Exception as exc:
                 message = getattr(exc, "message", str(exc))
@@ -211,6 +213,7 @@ def _pull_lines(r: dict[str, Any]) -> str:
     if "error" in r:
         return f"{r['peer']}: ERROR {r['error']}"
     line = f"{r['peer']}: {r['applied']} new of {r['received']} from {r['station']}"
+    line += _release_and_clock(r.get("release"), r.get("clock_offset_ms"))
     if r["refused"]:
         line += f"; REFUSED {r['refused']}: " + "; ".join(r["refusals"])
     if r.get("restarted"):
@@ -257,6 +260,7 @@ def _restored_line(state_: dict[str, Any]) -> list[str]:
 def sync_status(ctx: click.Context) -> None:
     """Peers, their last contact, and per-origin high-water marks here and at each peer (as
     it last said)."""
+    from pos import __version__
     from pos.domain.hall_link import behind_text
     from pos.services import link
 
@@ -267,6 +271,7 @@ def sync_status(ctx: click.Context) -> None:
             for head in heads.detail(st.ledger.conn)
         }
         hall_link = link.hall_link_now(st)
+        own_clock = link.own_clock(st)
         behind = link.behind_by_origin(st)
         restored_now = _restored_state(st)
     from sync.service import running_for
@@ -286,6 +291,11 @@ def sync_status(ctx: click.Context) -> None:
         "hall_link": hall_link.text,
         # restored from a backup and not caught up yet: it records nothing (backup-and-restore.md)
         "restored": restored_now,
+        # Booth's version here; each peer's (version) and clock (clock_offset_ms: how far it
+        # was ahead of this station's at the last sync) are in `peers`
+        "release": __version__,
+        # this station's clock against the manager's: off when more than a minute apart
+        "clock": {"level": own_clock.level, "text": own_clock.text},
     }
     emit(
         ctx,
@@ -293,9 +303,19 @@ def sync_status(ctx: click.Context) -> None:
         lambda: "\n".join(
             _restored_line(restored_now)
             + [f"{data['summary']} · {hall_link.text}"]
+            + (
+                [
+                    f"CLOCK OFF: {own_clock.text}: point this station's clock at the manager "
+                    "(docs/hall-setup.md, 'One hall clock')"
+                ]
+                if own_clock.text
+                else []
+            )
+            + [f"this station {st.id}: Booth {__version__}"]
             + [
                 f"{p['url']:<32} {p['station'] or '?':<12} "
                 f"last contact {p['last_contact'] or 'never'}"
+                + _release_and_clock(p["version"], p["clock_offset_ms"])
                 + (f"  ERROR {p['last_error']}" if p["last_error"] else "")
                 for p in peers
             ]
@@ -311,6 +331,17 @@ def sync_status(ctx: click.Context) -> None:
             ]
         ),
     )
+
+
+def _release_and_clock(release: str | None, offset_ms: int | None) -> str:
+    """A peer's release and clock, as `sync now` and `sync status` say them."""
+    from pos.domain import clock_skew
+
+    text = f", Booth {release or '?'}"
+    if offset_ms is not None:
+        flag = " (OFF by more than a minute)" if clock_skew.off(offset_ms) else ""
+        text += f", {clock_skew.peer_clock(offset_ms)}{flag}"
+    return text
 
 
 def _live_lines(live: dict[str, Any] | None) -> list[str]:

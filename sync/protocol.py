@@ -76,15 +76,29 @@ def _lookup(held: Lookup, doc_id: str) -> Event | None:
 # --- the server's answers ----------------------------------------------------------------------
 
 
-def root(*, uuid: str, hall: str, station: str, heads: Mapping[str, int]) -> dict[str, Any]:
-    """`GET /`: a stable uuid (a peer's checkpoints are kept under it) and this station's
-    per-origin heads."""
+def root(
+    *,
+    uuid: str,
+    hall: str,
+    station: str,
+    heads: Mapping[str, int],
+    release: str | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """`GET /`: a stable uuid (a peer's checkpoints are kept under it), this station's
+    per-origin heads, its release (Booth's version) and its wall clock as it answers (the
+    puller compares it with its own: pos.domain.clock_skew)."""
+    booth: dict[str, Any] = {"hall": hall, "station": station, "heads": dict(heads)}
+    if release is not None:
+        booth["release"] = release
+    if now is not None:
+        booth["clock"] = now.isoformat(timespec="milliseconds")
     return {
         "couchdb": "Welcome",
         "uuid": uuid,
-        "version": "3.3.0",
+        "version": "3.3.0",  # the CouchDB protocol's, for PouchDB: Booth's is booth.release
         "vendor": {"name": "booth"},
-        "booth": {"hall": hall, "station": station, "heads": dict(heads)},
+        "booth": booth,
     }
 
 
@@ -292,6 +306,8 @@ class PeerInfo:
     uuid: str
     station: str
     heads: dict[str, int] | None  # its last seq per origin, as it said (shown, never trusted)
+    release: str | None = None  # its Booth version, as it said (None: a release before 0.2.0)
+    clock: datetime | None = None  # its wall clock as it answered
 
 
 def read_heads(value: Any) -> dict[str, int] | None:
@@ -309,11 +325,25 @@ def read_root(info: Any, url: str) -> PeerInfo:
     if not isinstance(info, dict) or not isinstance(info.get("uuid"), str):
         raise PeerRefused(f"{url} is not a Booth station")
     booth = info.get("booth") or {}
+    release = booth.get("release")
     return PeerInfo(
         uuid=info["uuid"],
         station=str(booth.get("station", "?")),
         heads=read_heads(booth.get("heads")),
+        release=release[:40] if isinstance(release, str) and release.isprintable() else None,
+        clock=read_clock(booth.get("clock")),
     )
+
+
+def read_clock(value: Any) -> datetime | None:
+    """A peer's wall clock (ISO with its offset), if it sent a well-formed one."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else None
 
 
 def changes_path(since: int, limit: int) -> str:

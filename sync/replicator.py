@@ -12,9 +12,11 @@ import threading
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from pos.clock import Clock, SystemClock
+from pos.domain import clock_skew
 from pos.errors import IntegrityFailure
 from pos.ledger import Event, Ledger, heads, incidents, replication, restored
 from pos.ledger.follower import Held, Page, Source, follow
@@ -43,20 +45,31 @@ class PullResult:
     restarted: str | None = None
     # this station was restored and catching up: whether this pull ended it (None: it was not)
     caught_up: bool | None = None
+    release: str | None = None  # the peer's Booth version, as it said
+    clock_offset_ms: int | None = None  # how far its clock was ahead of ours (None: not said)
 
 
 class PeerLog:
     """A LAN peer's log: its `_changes` feed, positions in its own insertion order."""
 
-    def __init__(self, peer: Peer) -> None:
+    def __init__(self, peer: Peer, wall: Clock | None = None) -> None:
         self.peer = peer
+        self.wall = wall or SystemClock()  # this station's clock, compared with the peer's
         self.first: Event | None = None  # the peer's own first event, as it served it
+        self.release: str | None = None
+        self.clock_offset_ms: int | None = None
         self._source: Source | None = None
 
     def describe(self) -> Source:
         if self._source is not None:
             return self._source
+        sent = self.wall.now()
         info = protocol.read_root(self.peer.request("GET", "/"), self.peer.url)
+        received = self.wall.now()
+        self.release = info.release
+        if info.clock is not None:
+            skew = clock_skew.offset(info.clock, sent, received)
+            self.clock_offset_ms = round(skew / timedelta(milliseconds=1))
         self.first = protocol.first_event(self._first_event(info.station), info.station)
         uuid = protocol.instance_uuid(info.uuid, self.first)
         self._source = Source(url=self.peer.url, station=info.station, uuid=uuid, heads=info.heads)
@@ -138,8 +151,11 @@ def pull(
     batch: int = BATCH,
     clock: Clock | None = None,
     progress: Callable[[int, int], None] | None = None,
+    wall: Clock | None = None,
 ) -> PullResult:
-    log = PeerLog(peer)
+    """`clock` stamps the checkpoints; `wall`, the station's own clock (st.clock), is compared
+    with the peer's."""
+    log = PeerLog(peer, wall)
     source = log.describe()
     with lock or nullcontext():
         twin = log.twin_refusal(ledger)
@@ -153,6 +169,8 @@ def pull(
             bytes_sent=peer.bytes_sent,
             bytes_received=peer.bytes_received,
             heads=source.heads,
+            release=log.release,
+            clock_offset_ms=log.clock_offset_ms,
         )
     restarted = _start_over_if_went_back(ledger, log, source, lock=lock, clock=clock)
     followed = follow(ledger, log, batch=batch, lock=lock, clock=clock, progress=progress)
@@ -171,6 +189,8 @@ def pull(
         refused_events=followed.refused_events,
         restarted=restarted,
         caught_up=caught_up,
+        release=log.release,
+        clock_offset_ms=log.clock_offset_ms,
     )
 
 
@@ -245,6 +265,8 @@ def record_contact(
     source: str,
     heads: dict[str, int] | None = None,
     clock: Clock | None = None,
+    release: str | None = None,
+    clock_offset_ms: int | None = None,
 ) -> None:
     """A contact with the peer at `url`, as `booth sync status` shows it."""
     replication.record_contact(
@@ -256,6 +278,8 @@ def record_contact(
         pulled=pulled,
         source=source,
         heads=heads,
+        version=release,
+        clock_offset_ms=clock_offset_ms,
     )
 
 
@@ -271,6 +295,8 @@ def summary(result: PullResult) -> dict[str, Any]:
         "since": result.since,
         "restarted": result.restarted,
         "caught_up": result.caught_up,
+        "release": result.release,
+        "clock_offset_ms": result.clock_offset_ms,
         "bytes_sent": result.bytes_sent,
         "bytes_received": result.bytes_received,
     }

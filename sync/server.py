@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pos import __version__
+from pos.clock import Clock, SystemClock
 from pos.errors import BoothError, NotFound
 from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.x509 import CA_FILE, CERT_FILE, KEY_FILE, subject
@@ -116,8 +118,10 @@ class ReplicationServer(ThreadingHTTPServer):
         max_handshakes: int = MAX_HANDSHAKES,
         max_handshakes_per_source: int = MAX_HANDSHAKES_PER_SOURCE,
         station_view: Station | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.station_view = station_view  # for requests that act as this station (release)
+        self.clock = clock or SystemClock()  # told to the puller, who compares it with its own
         self.station_dir = station_dir
         self.ledger = ledger
         self.write_lock = write_lock
@@ -426,6 +430,8 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             hall=self.server.hall,
             station=self.server.station,
             heads=heads.high_water_marks(self.server.reader()),
+            release=__version__,
+            now=self.server.clock.now(),
         )
 
     def _update_seq(self) -> int:

@@ -107,6 +107,7 @@ class SyncService:
             station_view=st.on_ledger(self.ledger),
             hall=st.config.hall,
             station=st.id,
+            clock=st.clock,  # the station's own: a training hall's BOOTH_NOW too
         )
         self.port = self.server.server_address[1]
         self._spawn("booth-sync-server", self.server.serve_forever)
@@ -154,7 +155,9 @@ class SyncService:
         peer = Peer(state.url, self.context)
         assert self.ledger is not None, "start() first"
         try:
-            result = pull(self.ledger, peer, lock=self.write_lock, clock=self.clock)
+            result = pull(
+                self.ledger, peer, lock=self.write_lock, clock=self.clock, wall=self.station.clock
+            )
         except BoothError as error:
             state.failures += 1
             delay = PEER_BACKOFF.next_delay(state.failures, self.rng)
@@ -183,6 +186,8 @@ class SyncService:
                 source=state.source,
                 heads=result.heads,
                 clock=self.clock,
+                release=result.release,
+                clock_offset_ms=result.clock_offset_ms,
             )
         if result.caught_up is False:
             log.info("restored from a backup, still catching up after %s", state.url)
@@ -194,6 +199,8 @@ class SyncService:
             "refused": result.refused,
             "restarted": result.restarted,
             "caught_up": result.caught_up,
+            "release": result.release,
+            "clock_offset_ms": result.clock_offset_ms,
         }
 
     def set_static_peers(self, urls: list[str]) -> None:

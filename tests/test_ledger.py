@@ -88,6 +88,7 @@ def test_migrations_are_recorded_and_not_rerun(station: Station) -> None:
         "m006_peer_heads",
         "m007_requests",
         "m010_web_access",
+        "m011_peer_release_and_clock",
     ]
     assert migrations.pending(station.ledger.db) == []
 

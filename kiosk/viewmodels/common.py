@@ -154,6 +154,10 @@ class StatusBarVM:
 
 def status_bar(state: DeviceState, info: StationInfo | None, operator: str | None) -> StatusBarVM:
     where = info.station if info else "starting"
+    link, link_level = state.link, state.link_level
+    if state.clock:  # Booth sets no clock: the bar says so until someone does (hall-setup.md)
+        link = f"{link} · {state.clock}"
+        link_level = "error" if link_level == "error" else "warn"
     return StatusBarVM(
         station=where,
         operator=operator or "nobody logged in",
@@ -163,8 +167,8 @@ def status_bar(state: DeviceState, info: StationInfo | None, operator: str | Non
         scanner_colour=LEVEL_COLOURS.get(state.scanner_level, OFF),
         sync=state.sync,
         training=bool(info and info.training),
-        link=state.link,
-        link_colour=LEVEL_COLOURS.get(state.link_level, OFF),
+        link=link,
+        link_colour=LEVEL_COLOURS.get(link_level, OFF),
         bills=state.bills,
         bills_colour=LEVEL_COLOURS.get(state.bills_level, OFF),
     )

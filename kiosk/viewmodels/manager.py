@@ -20,6 +20,7 @@ from kiosk.viewmodels.common import (
     cents,
     money,
 )
+from pos.domain import clock_skew
 from pos.errors import BadInput
 from pos.services import current_session, deals, exceptions, hall, reports, roster, sessions
 from pos.services.current_session import hall_date
@@ -35,6 +36,8 @@ class StationRowVM:
     events_text: str
     last_text: str
     colour: str
+    release_text: str = ""  # "Booth 0.2.0", or "" before it said
+    clock_text: str = ""  # "" unless its clock is more than a minute off this station's
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,20 @@ def dashboard(st: Station) -> DashboardVM:
                 when = f"{when} · synced {ago(head['contact'], now)}"
             else:  # what it holds came some other way (a bundle, a stick): amber, not green
                 colour, when = WARN, f"{when} · not synced yet"
+        clock_text = ""
+        if not head["this"] and clock_skew.off(head["clock_offset_ms"]):
+            colour = ERROR if colour == ERROR else WARN
+            clock_text = clock_skew.peer_clock(head["clock_offset_ms"]).capitalize()
         rows.append(
-            StationRowVM(head["station"], head["role"], f"{head['events']:,} events", when, colour)
+            StationRowVM(
+                head["station"],
+                head["role"],
+                f"{head['events']:,} events",
+                when,
+                colour,
+                release_text=f"Booth {head['release']}" if head["release"] else "Booth ?",
+                clock_text=clock_text,
+            )
         )
     totals, gross_all = [], 0
     for row in deals.list_deals(st):

@@ -154,17 +154,24 @@ def record_contact(
     pulled: int,
     source: str,
     heads: dict[str, int] | None = None,
+    version: str | None = None,
+    clock_offset_ms: int | None = None,
 ) -> None:
     """A contact with the peer at `url` at time `now` (ISO text): its station, the error if it
-    failed, how many events it gave, and its heads as it said."""
+    failed, how many events it gave, its heads and its release as it said, and how far its
+    clock was ahead of this station's (milliseconds; None: not measured this time)."""
     conn.execute(
         "INSERT INTO sync_peers (url, station, source, last_contact, last_error, pulled, heads, "
-        "heads_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (url) DO UPDATE SET "
+        "heads_at, version, clock_offset_ms, clock_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (url) DO UPDATE SET "
         "station = coalesce(excluded.station, station), "
         "last_contact = CASE WHEN excluded.last_error IS NULL THEN excluded.last_contact "
         "ELSE last_contact END, last_error = excluded.last_error, "
         "pulled = pulled + excluded.pulled, heads = coalesce(excluded.heads, heads), "
-        "heads_at = coalesce(excluded.heads_at, heads_at)",
+        "heads_at = coalesce(excluded.heads_at, heads_at), "
+        "version = coalesce(excluded.version, version), "
+        "clock_offset_ms = coalesce(excluded.clock_offset_ms, clock_offset_ms), "
+        "clock_at = coalesce(excluded.clock_at, clock_at)",
         (
             url,
             station,
@@ -174,6 +181,9 @@ def record_contact(
             pulled,
             json.dumps(heads, sort_keys=True) if heads is not None else None,
             now if heads is not None else None,
+            version,
+            clock_offset_ms,
+            now if clock_offset_ms is not None else None,
         ),
     )
 
@@ -211,12 +221,25 @@ def last_contacts(conn: sqlite3.Connection) -> dict[str, tuple[str | None, str |
     }
 
 
+def release_and_clock(conn: sqlite3.Connection) -> dict[str, tuple[str | None, int | None]]:
+    """station -> (its release, how far its clock was ahead of this station's in ms), as last
+    measured at any of its addresses."""
+    found: dict[str, tuple[str | None, int | None]] = {}
+    for station, version, offset in conn.execute(
+        "SELECT station, version, clock_offset_ms FROM sync_peers WHERE station IS NOT NULL "
+        "AND (version IS NOT NULL OR clock_offset_ms IS NOT NULL) ORDER BY clock_at, last_contact"
+    ):
+        found[station] = (version, offset)  # the newest measured last
+    return found
+
+
 def peers(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """Every known peer: url, station, source, last_contact, last_error, pulled, heads (as it
-    last said, or None), heads_at."""
+    last said, or None), heads_at, version (its release, as it said), clock_offset_ms (how far
+    its clock was ahead of this station's) and clock_at (when that was measured)."""
     cursor = conn.execute(
-        "SELECT url, station, source, last_contact, last_error, pulled, heads, heads_at "
-        "FROM sync_peers ORDER BY url"
+        "SELECT url, station, source, last_contact, last_error, pulled, heads, heads_at, "
+        "version, clock_offset_ms, clock_at FROM sync_peers ORDER BY url"
     )
     names = [column[0] for column in cursor.description]
     result = []

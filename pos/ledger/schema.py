@@ -124,3 +124,12 @@ def m010_web_access(db: Database) -> None:
         "NULL, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, revoked_at TEXT, "
         "revoked_by TEXT)"
     )
+
+
+@migrations()
+def m011_peer_release_and_clock(db: Database) -> None:
+    # Each peer's release (its Booth version) and how far its wall clock was from this
+    # station's at the last sync (`booth sync status`, the manager's Stations, the status bar).
+    db.execute("ALTER TABLE sync_peers ADD COLUMN version TEXT")
+    db.execute("ALTER TABLE sync_peers ADD COLUMN clock_offset_ms INTEGER")
+    db.execute("ALTER TABLE sync_peers ADD COLUMN clock_at TEXT")

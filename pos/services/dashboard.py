@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pos import __version__
+from pos.domain import clock_skew
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount
 from pos.ledger import heads, replication
@@ -115,11 +117,13 @@ def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
             told[peer["station"]] = {k: int(v) for k, v in peer["heads"].items()}
     printer = web_read.printer_faults(conn)
     dispenser = web_read.dispenser_faults(conn, report["sessions"])
+    measured = replication.release_and_clock(conn)
     out = []
     for name, role in hall_read.stations(conn):
         held = heads.last_seq(conn, name)
         last_contact, last_error = contacts.get(name, (None, None))
         own = name == st.id
+        release, offset_ms = (__version__, 0) if own else measured.get(name, (None, None))
         theirs = told.get(name, {}).get(name)
         out.append(
             {
@@ -130,6 +134,15 @@ def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "last_error": None if own else last_error,
                 "events_held": held,
                 "events_behind": 0 if own or theirs is None else max(0, theirs - held),
+                # its Booth version as it last said (None: not yet), and its clock against
+                # this station's: clock_text only when more than a minute off
+                "release": release,
+                "clock_offset_ms": offset_ms,
+                "clock_text": (
+                    clock_skew.peer_clock(offset_ms).capitalize()
+                    if clock_skew.off(offset_ms) and offset_ms is not None
+                    else ""
+                ),
                 "printer_faults": [
                     {"receipt": r["number"], "error": r["last_error"]}
                     for r in printer

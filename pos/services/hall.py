@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pos import __version__
 from pos.clock import clock_for
 from pos.domain import identity, typed
 from pos.domain.hlc import Stamp
@@ -308,9 +309,13 @@ def stations_overview(st: Station) -> list[dict[str, Any]]:
     """Every station of the hall and what this ledger holds of it: last event and its time."""
     held = heads.heads(st.ledger.conn)
     contacts = replication.last_contacts(st.ledger.conn)
+    measured = replication.release_and_clock(st.ledger.conn)
     rows = []
     for station, role in hall_read.stations(st.ledger.conn):
         seq, hlc = held.get(station, (0, ""))
+        release, clock_offset_ms = measured.get(station, (None, None))
+        if station == st.id:
+            release, clock_offset_ms = __version__, 0
         rows.append(
             {
                 "station": station,
@@ -320,6 +325,10 @@ def stations_overview(st: Station) -> list[dict[str, Any]]:
                 "this": station == st.id,
                 "contact": _parsed_instant(contacts.get(station, (None, None))[0]),
                 "sync_error": contacts.get(station, (None, None))[1],
+                # its Booth version as it last told this station (None: not yet, or a release
+                # before 0.2.0), and how far its clock was ahead of this one's (ms)
+                "release": release,
+                "clock_offset_ms": clock_offset_ms,
             }
         )
     return rows

@@ -39,15 +39,14 @@ class DashboardScreen(RoleScreen):
     def render(self, vm: manager.DashboardVM) -> None:
         self.session.text = vm.session_text
         rows = [Text("Stations", size=t.LARGE, bold=True, fit=True)]
-        rows += [
-            item(
-                [
-                    (f"{s.station} ({s.role})", t.BODY, common.TEXT),
-                    (f"{s.events_text} · {s.last_text}", t.SMALL, s.colour),
-                ]
-            )
-            for s in vm.stations
-        ]
+        for s in vm.stations:
+            lines: list[tuple[str, float, str]] = [
+                (f"{s.station} ({s.role}) · {s.release_text}", t.BODY, common.TEXT),
+                (f"{s.events_text} · {s.last_text}", t.SMALL, s.colour),
+            ]
+            if s.clock_text:  # more than a minute off: someone points it at the manager
+                lines.append((s.clock_text, t.SMALL, common.WARN))
+            rows.append(item(lines))
         rows.append(Text(vm.sync_note, size=t.SMALL, colour=common.MUTED, fit=True))
         rows.append(Text("Totals per deal", size=t.LARGE, bold=True, fit=True))
         rows += [
