@@ -28,6 +28,7 @@ BUNDLE=""
 INTERACTIVE=1
 DISPLAY_MODE=""
 PRINTER=""
+MANAGER=""
 WHEEL=""
 PYTHON=python3
 PIP_OPTIONS=()
@@ -51,6 +52,8 @@ Usage: install.sh [options]
   --display MODE         kms (default: Kivy draws on the screen, no desktop), x11 (a kiosk
                          session in a desktop: LightDM autologin), none (no screen)
   --printer KIND         usb (default: start after the USB printer is there) or network
+  --manager ADDRESS      the manager station's LAN address: this machine takes its time from
+                         it (systemd-timesyncd, or chrony when installed); kept for upgrades
   --prefix DIR           where Booth lives (default /opt/booth)
   --wheel FILE           Booth's wheel (default: the newest dist/booth-*.whl beside this script)
   --python PATH          the Python that makes the virtualenv (default python3)
@@ -74,6 +77,7 @@ while [ $# -gt 0 ]; do
         --non-interactive) INTERACTIVE=0 ;;
         --display) DISPLAY_MODE=${2:?}; shift ;;
         --printer) PRINTER=${2:?}; shift ;;
+        --manager) MANAGER=${2:?}; shift ;;
         --prefix) PREFIX=${2:?}; shift ;;
         --wheel) WHEEL=${2:?}; shift ;;
         --python) PYTHON=${2:?}; shift ;;
@@ -92,6 +96,7 @@ CONF=/etc/booth/install.conf
 if [ -f "$ROOT$CONF" ]; then
     DISPLAY_MODE=${DISPLAY_MODE:-$(sed -n 's/^DISPLAY_MODE=//p' "$ROOT$CONF")}
     PRINTER=${PRINTER:-$(sed -n 's/^PRINTER=//p' "$ROOT$CONF")}
+    MANAGER=${MANAGER:-$(sed -n 's/^MANAGER=//p' "$ROOT$CONF")}
 fi
 DISPLAY_MODE=${DISPLAY_MODE:-kms}
 PRINTER=${PRINTER:-usb}
@@ -100,6 +105,7 @@ PRINTER=${PRINTER:-usb}
 case $DISPLAY_MODE in kms|x11|none) ;; *) die "--display must be kms, x11 or none" ;; esac
 case $PRINTER in usb|network) ;; *) die "--printer must be usb or network" ;; esac
 case $PREFIX in /*) ;; *) die "--prefix must be an absolute path" ;; esac
+case $MANAGER in *[!A-Za-z0-9.:-]*) die "--manager must be an address or host name: $MANAGER" ;; esac
 [ -t 0 ] || INTERACTIVE=0
 IS_ROOT=0; [ "$(id -u)" = 0 ] && IS_ROOT=1
 [ -n "$ROOT" ] || [ "$IS_ROOT" = 1 ] || die "run me as root (sudo), or with --root DIR"
@@ -334,6 +340,7 @@ put_text "$CONF" 0644 <<EOF
 # install.sh's choices on this machine: the defaults of its next run (e.g. by an upgrade).
 DISPLAY_MODE=$DISPLAY_MODE
 PRINTER=$PRINTER
+MANAGER=$MANAGER
 EOF
 
 # Local settings the hall may edit: written once, never overwritten.
@@ -384,6 +391,39 @@ else
     fi
 fi
 
+# --- 6b. one hall clock: the manager is the hall's time reference ---------------------------
+# Booth sets no clock; the system's time service does. The manager serves its clock with chrony
+# (systemd-timesyncd cannot serve); every other station takes its time from the manager, with
+# chrony when it is installed, else systemd-timesyncd (Debian's default).
+chrony_dropin=/etc/chrony/conf.d/booth.conf
+timesyncd_dropin=/etc/systemd/timesyncd.conf.d/booth.conf
+TIME_SERVICE=""
+if [ "$ROLE" = manager ]; then
+    remove "$timesyncd_dropin"
+    if [ -d "$(in_root /etc/chrony)" ]; then
+        put "$(find_source timesync/booth-chrony-server.conf)" "$chrony_dropin" 0644
+        TIME_SERVICE=chrony
+    else
+        remove "$chrony_dropin"
+        say "the manager serves no time to the hall: install chrony (apt install chrony) and run me again"
+    fi
+elif [ -n "$MANAGER" ]; then
+    time_conf=$(mktemp "$TMP/time.XXXXXX")
+    if [ -d "$(in_root /etc/chrony)" ]; then
+        sed "s|@MANAGER@|$MANAGER|g" "$(find_source timesync/booth-chrony-client.conf)" >"$time_conf"
+        put "$time_conf" "$chrony_dropin" 0644
+        remove "$timesyncd_dropin"
+        TIME_SERVICE=chrony
+    else
+        sed "s|@MANAGER@|$MANAGER|g" "$(find_source timesync/booth-timesyncd.conf)" >"$time_conf"
+        put "$time_conf" "$timesyncd_dropin" 0644
+        remove "$chrony_dropin"
+        TIME_SERVICE=systemd-timesyncd
+    fi
+elif [ -n "$ROLE" ]; then
+    say "this station's clock is not set from the manager yet: run me again with --manager ADDRESS"
+fi
+
 # --- 7. the unit for the role ---------------------------------------------------------------
 
 systemctl_() { if [ -n "$ROOT" ]; then systemctl --root="$ROOT" "$@"; else systemctl "$@"; fi; }
@@ -422,6 +462,8 @@ if [ -z "$ROOT" ] && [ "$CHANGED" -gt 0 ]; then
         udevadm trigger --subsystem-match=usb --subsystem-match=input --subsystem-match=tty || true
     fi
     systemctl daemon-reload
+    [ -z "$TIME_SERVICE" ] || systemctl try-restart "$TIME_SERVICE" \
+        || say "$TIME_SERVICE did not restart: see systemctl status $TIME_SERVICE"
     if [ -n "$ROLE" ] && [ "$DISPLAY_MODE" != x11 ] && [ -f "$station/station.json" ]; then
         systemctl restart "booth@$ROLE.service" || say "booth@$ROLE.service did not start: see systemctl status booth@$ROLE"
     fi

@@ -450,3 +450,40 @@ def test_logrotate_rotates_the_station_log_in_place(log_dir: Path, tmp_path: Pat
     assert log.stat().st_ino == inode and log.read_text() == ""
     rotated = [p for p in log_dir.iterdir() if p != log]
     assert len(rotated) == 1 and rotated[0].read_text() == "sale 1\nsale 2\n"
+
+
+# --- one hall clock ------------------------------------------------------------------------
+
+
+def test_install_points_the_clock_at_the_manager(dist: Path, tmp_path: Path) -> None:
+    """A station takes its time from the manager (systemd-timesyncd, or chrony when it is
+    installed); the manager serves it with chrony; the address is kept for upgrades."""
+    root = tmp_path / "root"
+    base_system(root)
+    borrowing_venv(root / "opt/booth/venv")
+    bundle = join_bundle(tmp_path, role="kiosk")
+    first = ok(install(root, "--role", "kiosk", "--bundle", bundle, dist=dist))
+    assert "not set from the manager yet: run me again with --manager ADDRESS" in first.stdout
+    assert not (root / "etc/systemd/timesyncd.conf.d").exists()
+
+    ok(install(root, "--manager", "192.168.1.10", dist=dist))
+    dropin = root / "etc/systemd/timesyncd.conf.d/booth.conf"
+    assert "[Time]\nNTP=192.168.1.10\nFallbackNTP=\n" in dropin.read_text()
+    assert install(root, dist=dist).stdout.strip().endswith("0 changed")  # kept: an upgrade
+    refused = install(root, "--manager", "10.0.0.1; rm -rf /", dist=dist)
+    assert refused.returncode == 2 and "--manager must be an address" in refused.stderr
+
+    (root / "etc/chrony").mkdir()  # chrony installed: it takes over, timesyncd's file goes
+    ok(install(root, dist=dist))
+    assert (
+        (root / "etc/chrony/conf.d/booth.conf").read_text().endswith("server 192.168.1.10 iburst\n")
+    )
+    assert not dropin.exists()
+
+    manager = tmp_path / "manager-root"
+    base_system(manager)
+    borrowing_venv(manager / "opt/booth/venv")
+    (manager / "etc/chrony").mkdir()
+    ok(install(manager, "--role", "manager", dist=dist))
+    served = (manager / "etc/chrony/conf.d/booth.conf").read_text()
+    assert "\nallow\nlocal stratum 8\n" in served

@@ -38,7 +38,8 @@ share=$STAGE/usr/share/booth
 mkdir -p "$share/docs" "$STAGE/DEBIAN" "$STAGE/usr/sbin" "$STAGE/usr/share/doc/booth"
 cp "$WHEEL" "$share/"
 install -m 0755 "$PACKAGING/install.sh" "$PACKAGING/uninstall.sh" "$share/"
-cp -r "$PACKAGING/systemd" "$PACKAGING/udev" "$PACKAGING/kiosk" "$PACKAGING/logrotate" "$share/"
+cp -r "$PACKAGING/systemd" "$PACKAGING/udev" "$PACKAGING/kiosk" "$PACKAGING/logrotate" \
+    "$PACKAGING/timesync" "$share/"
 chmod 0755 "$share/kiosk/booth-kiosk-session"
 cp "$SOURCE"/docs/*.md "$share/docs/"
 ln -s ../share/booth/install.sh "$STAGE/usr/sbin/booth-install"
@@ -59,7 +60,7 @@ Maintainer: Booth developers <booth@localhost>
 Installed-Size: $size
 Depends: python3 (>= 3.11), python3-venv, python3-pip, libusb-1.0-0, libmtdev1, libgl1, libegl1, libgles2, libgbm1, libdrm2, logrotate, util-linux, passwd, systemd, udev
 Recommends: ca-certificates
-Suggests: lightdm, xserver-xorg, x11-xserver-utils
+Suggests: lightdm, xserver-xorg, x11-xserver-utils, chrony
 Section: misc
 Priority: optional
 Description: point of sale for charitable gaming halls
