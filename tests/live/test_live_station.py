@@ -193,7 +193,8 @@ def open_tree(demo: Path) -> Iterator[Path]:
 
 
 CLIENT_FILES = ("pos/__init__.py", "pos/cli/__init__.py", "pos/cli/entry.py", "pos/cli/client.py",
-                "pos/cli/control_socket.py", "pos/cli/request_ids.py")  # fmt: skip
+                "pos/cli/control_socket.py", "pos/cli/owner_start.py",
+                "pos/cli/request_ids.py")  # fmt: skip
 
 
 def _copy_the_client(hall: Path) -> None:
@@ -232,7 +233,10 @@ def test_a_client_not_allowed_on_the_socket_is_refused_and_nothing_is_recorded(
         denied = _as_nobody(hall, "sell", "A100001", "--qty", "1", *S)
         assert denied.returncode == 3, denied.stderr
         assert "permission denied" in denied.stderr and len(denied.stderr.splitlines()) == 1
-        os.chmod(sock, 0o666)  # even with the file open to all, the owner checks who calls
+        # even with the socket and the directory open to all (the owner made the directory
+        # 0710 again when it opened the station), the owner checks who calls
+        os.chmod(sock, 0o666)
+        os.chmod(hall, 0o755)
         refused = _as_nobody(hall, "sell", "A100001", "--qty", "1", *S)
         assert refused.returncode == 3, refused.stderr
         assert "uid 65534" in refused.stderr and len(refused.stderr.splitlines()) == 1
