@@ -75,6 +75,7 @@ class DeviceState:
     link: str = "Hall link: checking"  # in words: "Hall link: OK" or "OFFLINE since 19:40"
     link_level: str = "off"
     clock: str = ""  # "Clock 3 min behind the manager" when more than a minute off; else ""
+    upgrade: str = ""  # "Upgrade: holds 12 events from a newer Booth" when it does; else ""
     bills: str = ""  # a kiosk's bill acceptor: "Bills: ready", its fault, or none (vouchers only)
     bills_level: str = "off"
 
@@ -432,16 +433,18 @@ class StationRuntime:
         return self.worker.submit(self._read_link)
 
     def _read_link(self, st: Station) -> None:
-        from pos.services import link
+        from pos.services import link, newer_release
 
         now = link.hall_link_now(st)
         clock = link.own_clock(st).text
-        if (now.text, now.level, clock) != (
+        upgrade = newer_release.holdings(st).status_text()
+        if (now.text, now.level, clock, upgrade) != (
             self.state.link,
             self.state.link_level,
             self.state.clock,
+            self.state.upgrade,
         ):
-            self._set_state(link=now.text, link_level=now.level, clock=clock)
+            self._set_state(link=now.text, link_level=now.level, clock=clock, upgrade=upgrade)
 
     def set_bills(self, text: str, level: str) -> None:
         """The bill acceptor's state on the status bar (from the cash thread or the UI)."""

@@ -158,6 +158,9 @@ def status_bar(state: DeviceState, info: StationInfo | None, operator: str | Non
     if state.clock:  # Booth sets no clock: the bar says so until someone does (hall-setup.md)
         link = f"{link} · {state.clock}"
         link_level = "error" if link_level == "error" else "warn"
+    if state.upgrade:  # this station holds what only a newer Booth reads
+        link = f"{link} · {state.upgrade}"
+        link_level = "error" if link_level == "error" else "warn"
     return StatusBarVM(
         station=where,
         operator=operator or "nobody logged in",

@@ -178,6 +178,10 @@ KIND_LABELS = {
     "acceptor-unknown": ("Kiosk bill not accounted for", WARN),
     "acceptor-returned": ("Kiosk bill given back at start-up", WARN),
     "dispense-unknown": ("Kiosk sale interrupted", WARN),
+    "prize-paid-twice": ("Prize paid twice (stations cut apart)", ERROR),
+    "fork": ("Two histories of a station", ERROR),
+    "clock-ahead": ("A station's clock runs ahead", WARN),
+    "newer-release": ("From a newer Booth: upgrade", WARN),
 }
 
 

@@ -85,6 +85,17 @@ class Holdings:
             parts.append(f"{n} setting{'s' if n != 1 else ''}")
         return f"{self.station} holds {' and '.join(parts)} from a newer Booth: upgrade it"
 
+    def status_text(self) -> str:
+        """The status bar's words ('' when nothing is held)."""
+        if self.empty:
+            return ""
+        what = (
+            f"{self.event_count:,} event{'s' if self.event_count != 1 else ''}"
+            if self.events
+            else f"{len(self.settings)} setting{'s' if len(self.settings) != 1 else ''}"
+        )
+        return f"Upgrade: {what} from a newer Booth"
+
     def details(self) -> list[str]:
         lines = [
             f"{e.count:,} {e.kind} event{'s' if e.count != 1 else ''} from {e.origin}"

@@ -101,3 +101,22 @@ def test_a_newer_sign_on_setting_refuses_sign_on_until_upgraded(night: Night) ->
     assert answer.person is None and answer.error is not None
     assert "second-factor = face" in answer.error.message
     assert "upgraded" in answer.error.message
+
+
+def test_the_status_bar_says_to_upgrade_while_newer_events_are_held(night: Night) -> None:
+    from kiosk.runtime import StationRuntime
+    from kiosk.viewmodels import common
+
+    runtime = StationRuntime(night.booth.directory)
+    try:
+        with Station(night.booth.directory, environ=ENVIRON) as st:
+            runtime._read_link(st)
+            assert runtime.state.upgrade == ""
+        _newer_manager_records(night, ("TournamentOpened", {"name": "Spring", "by": "M1"}))
+        with Station(night.booth.directory, environ=ENVIRON) as st:
+            runtime._read_link(st)
+    finally:
+        runtime.stop()
+    bar = common.status_bar(runtime.state, None, None)
+    assert bar.link.endswith(" · Upgrade: 1 event from a newer Booth"), bar.link
+    assert bar.link_colour == common.WARN
