@@ -102,6 +102,7 @@ class Handshakes:
         self._selector.register(self._wake_in, selectors.EVENT_READ, None)
         self._incoming: deque[tuple[socket.socket, Any]] = deque()
         self._lock = threading.Lock()
+        self._room = threading.Condition(self._lock)  # the accepting thread waits on it
         self._pending: dict[ssl.SSLSocket, _Handshake] = {}  # oldest first
         self._sources: Counter[str] = Counter()
         self._stop = False
@@ -113,8 +114,14 @@ class Handshakes:
         return Counter(self._sources)
 
     def add(self, raw: socket.socket, address: Any) -> None:
-        """From the accepting thread: a new connection, its handshake to be done here."""
-        with self._lock:
+        """From the accepting thread: a new connection, its handshake to be done here. The
+        accepting thread can outrun this pool's (a flood held 1024 descriptors in this queue):
+        with `limit` waiting it waits for room, and new connections wait in the kernel's
+        backlog, holding no descriptor of this process."""
+        with self._room:
+            while len(self._incoming) >= self.limit and not self._stop:
+                self._wake()
+                self._room.wait(0.5)
             if self._stop:
                 raw.close()
                 return
@@ -124,6 +131,7 @@ class Handshakes:
     def stop(self) -> None:
         with self._lock:
             self._stop = True
+            self._room.notify_all()
         self._wake()
         self._thread.join(timeout=5)
 
@@ -139,6 +147,7 @@ class Handshakes:
                         break
                     incoming = list(self._incoming)
                     self._incoming.clear()
+                    self._room.notify_all()
                 for raw, address in incoming:
                     self._start(raw, address)
                 now = time.monotonic()

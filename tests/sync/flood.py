@@ -75,6 +75,7 @@ class Flood:
         self.port, self.idle, self.flood_source, self.limit = port, idle, flood_source, limit
         self.context = context
         self.held = 0
+        self.cycled = threading.Event()  # the station has ended as many as are held
         self.sources = [f"127.0.1.{n + 1}" for n in range(sources)]
         self.connects = self.reopened = self.flooded = 0
         self.stop = threading.Event()
@@ -127,6 +128,8 @@ class Flood:
                     self.reopened += 1
                     selector.register(again, selectors.EVENT_READ, key.data)
             self.held = len(selector.get_map())
+            if self.reopened >= self.idle:
+                self.cycled.set()
         for key in list(selector.get_map().values()):
             key.fileobj.close()  # type: ignore[union-attr]
         selector.close()
@@ -158,6 +161,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--max-connects", type=int, default=200_000)
     parser.add_argument("--no-connect-flood", action="store_true")
     parser.add_argument("--certificate", type=Path, help="a station directory: its tls/")
+    parser.add_argument(
+        "--say-cycled",
+        action="store_true",
+        help='also print {"cycled": N} once the station has ended --idle of them (and each was '
+        "opened again): the flood holds what the station lets it hold",
+    )
     args = parser.parse_args(argv)
     context = None
     if args.certificate is not None:
@@ -181,6 +190,10 @@ def main(argv: list[str]) -> None:
     for thread in threads[1:]:
         thread.start()
     print(json.dumps({"ready": args.idle, "held": flood.held}), flush=True)
+    if args.say_cycled:
+        while not flood.cycled.wait(0.5) and not flood.stop.is_set():
+            pass
+        print(json.dumps({"cycled": flood.reopened, "held": flood.held}), flush=True)
     timer = threading.Timer(args.seconds, flood.stop.set)
     timer.daemon = True
     timer.start()
