@@ -50,10 +50,10 @@ def web() -> None:
 @click.option(
     "--expires-in",
     "ttl",
-    type=click.IntRange(1, 7 * 24 * 3600),
+    type=click.IntRange(1, web_access.MAX_PAIR_TTL),  # the service's own bound, one constant
     default=web_access.PAIR_TTL,
     show_default=True,
-    help="Seconds the link stays good.",
+    help=f"Seconds the link stays good (1 to {web_access.MAX_PAIR_TTL}).",
 )
 @click.option("--url", "base_url", help="The web app's address (default: where it serves).")
 @click.option(

@@ -11,6 +11,7 @@ import ssl
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -390,3 +391,188 @@ def test_the_cash_section_shows_deposits_due_made_late_and_short(deposits_hall: 
     assert "LATE; SHORT by $1.00 of $4.00" in html and "1 late, 1 short" in html
     assert "<td>B-2</td><td>2026-11-29/1</td><td>2026-12-01</td><td>$6.00</td>" in html
     assert "on time" in html
+
+
+ROLE_BADGES = {"manager": "M1", "treasurer": "T1", "inspector": "I1"}
+SECTION_IDS = ("takings", "deals", "stations", "exceptions", "cash", "reports")
+
+
+def _signed_in_as(app: WebApp, context: ssl.SSLContext, role: str) -> str:
+    link = web_access.create_pairing(app.station, role, operator="M1")["url"]
+    token = link.rsplit("/", 1)[1]
+    form = f"token={token}&badge={ROLE_BADGES[role]}&pin={PIN}".encode()
+    answer = request(f"{app.url}{SIGNIN}", "POST", context=context, body=form)
+    assert answer.status == 303, (role, answer.body[:300])
+    return answer.headers["set-cookie"].split(";")[0].split("=", 1)[1]
+
+
+def _pdf_text(body: bytes) -> str:
+    import subprocess
+
+    done = subprocess.run(["pdftotext", "-", "-"], input=body, capture_output=True, check=True)
+    return done.stdout.decode()
+
+
+def test_every_route_shows_each_role_only_its_sections(selling: Hall) -> None:
+    """Each route x each role: the dashboard, its live updates and its JSON carry the role's
+    sections only, and so do the PDFs (a treasurer's day report has no exceptions)."""
+    for role, badge in (("treasurer", "T1"), ("inspector", "I1")):
+        added = selling("staff", "add", "--name", f"{role} one", "--badge", badge, "--role", role)
+        assert added.exit_code == 0, added.stderr
+    assert selling("sell", "A123456", "--qty", "3", "--as", "S1").exit_code == 0
+    assert selling("redeem", "A123456/0001/500", "--as", "S1").exit_code == 0
+    assert selling("redeem", "A123456/0001/500", "--as", "S1").exit_code == 1  # paid before
+    with _station(selling) as st:
+        for badge in ROLE_BADGES.values():
+            set_pin(st, badge, PIN, "M1")
+        assert [e["kind"] for e in reports.day_report(st)["exceptions"]] == ["double-payment"]
+    st = _station(selling)
+    app = WebApp(st, "127.0.0.1:0")
+    app.start()
+    context = ssl.create_default_context(cadata=app.ca_pem.decode())
+    checked: set[tuple[str, str]] = set()
+    try:
+        for role in web_access.WEB_ROLES:
+            shown = set(render.SECTIONS[role])
+            cookie = _signed_in_as(app, context, role)
+            for path in ROUTES:
+                if path == "/live":
+                    status, first = _first_event(app.url, context, cookie)
+                    assert status == 200
+                    html = json.loads(first.split(b"data: ", 1)[1])["html"]
+                    assert {s for s in SECTION_IDS if f'id="h-{s}"' in html} == shown, role
+                    checked.add((role, path))
+                    continue
+                answer = request(app.url + path, context=context, cookie=cookie)
+                assert answer.status == 200, (role, path, answer.status)
+                if path == "/":
+                    html = answer.body.decode()
+                    assert {s for s in SECTION_IDS if f'id="h-{s}"' in html} == shown, role
+                elif path == "/data.json":
+                    data = json.loads(answer.body)
+                    keys = {"takings": "report"}
+                    expected = {keys.get(s, s) for s in shown if s != "reports"}
+                    assert set(data) - {"role", "version", "station"} == expected, role
+                elif path == "/report/day.pdf":
+                    text = _pdf_text(answer.body)
+                    assert ("double-payment" in text) == ("exceptions" in shown), (role, text)
+                    assert ("Exceptions" in text) == ("exceptions" in shown), role
+                    assert ("punch not confirmed" in text) == ("exceptions" in shown), role
+                    assert "Gross" in text  # the takings every role sees
+                else:
+                    assert path == "/report/form.pdf"
+                    text = _pdf_text(answer.body)
+                    assert "reconciliation" in text and "double-payment" not in text, role
+                checked.add((role, path))
+    finally:
+        app.stop()
+        st.close()
+    assert checked == {(r, p) for r in web_access.WEB_ROLES for p in ROUTES}
+
+
+def test_a_session_keeps_a_few_live_streams_a_new_one_ends_its_oldest(
+    serving: tuple[Hall, WebApp, ssl.SSLContext],
+) -> None:
+    """Each live stream holds a worker thread for as long as it lasts: one session cannot open
+    them without end. Past the cap its oldest stream is told `replaced` and ends."""
+    hall, app, context = serving
+    cookie = _sign_in(hall, app, context)
+    parts = urlsplit(app.url)
+    streams = []
+    try:
+        for _ in range(web_server.MAX_STREAMS_PER_SESSION + 1):
+            conn = http.client.HTTPSConnection(
+                parts.hostname or "", parts.port, context=context, timeout=30
+            )
+            conn.request("GET", "/live", headers={"Cookie": f"{web_access.COOKIE}={cookie}"})
+            answer = conn.getresponse()
+            assert answer.status == 200
+            assert answer.fp.readline().startswith(b"event: update")  # the stream is open
+            streams.append((conn, answer))
+        oldest = streams[0][1]
+        events = []
+        while (line := oldest.fp.readline()) and not line.startswith(b"event: replaced"):
+            events.append(line)  # beats, until the stream ends
+        assert line.startswith(b"event: replaced"), events
+        assert oldest.fp.readline() == b"data: {}\n"
+        assert app.streams(_session_id(app, cookie)) == web_server.MAX_STREAMS_PER_SESSION
+    finally:
+        for conn, _ in streams:
+            conn.close()
+
+
+def _session_id(app: WebApp, cookie: str) -> str:
+    session = web_access.check_cookie(app.station, cookie)
+    assert session is not None
+    return session.id
+
+
+HOSTILE = "<script>alert('x')</script>&\""
+
+
+def test_a_hostile_deal_name_is_escaped_on_every_page_that_shows_it(
+    hall: Hall, tmp_path: Path
+) -> None:
+    """A deal's name comes from its flare (a file from the distributor): on the dashboard, in
+    its live updates and on the hall's title it is text, never markup."""
+    assert hall.receive(flare("B765432", name=HOSTILE)).exit_code == 0
+    assert hall("deal", "open", "B765432", "--bin", "drawer-1").exit_code == 0
+    assert hall("session", "open").exit_code == 0
+    assert hall("sell", "B765432", "--qty", "2", "--as", "S1").exit_code == 0
+    with _station(hall) as st:
+        set_pin(st, "M1", PIN, "M1")
+    st = _station(hall)
+    app = WebApp(st, "127.0.0.1:0")
+    app.start()
+    context = ssl.create_default_context(cadata=app.ca_pem.decode())
+    escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&#34;"
+    try:
+        cookie = _signed_in_as(app, context, "manager")
+        page = request(app.url + "/", context=context, cookie=cookie).body.decode()
+        _, first = _first_event(app.url, context, cookie)
+        live = json.loads(first.split(b"data: ", 1)[1])["html"]
+        for shown in (page, live, render.fragment(dashboard.dashboard(app.reader()), "manager")):
+            assert escaped in shown
+            assert "<script>alert" not in shown
+        assert page.count("<script") == 1  # the page's own script, with its nonce
+        # every text of the dashboard's data hostile (and the receipts, numbers in practice):
+        # no field of any section, however it came, is written raw
+        data = _hostile(dashboard.dashboard(app.reader()))
+        data["stations"][0]["printer_faults"] = [{"receipt": HOSTILE, "error": HOSTILE}]
+        data["stations"][0]["dispenser_faults"] = [{"receipt": HOSTILE, "fault": HOSTILE}]
+        for role in web_access.WEB_ROLES:
+            shown = render.dashboard_page(data, role, HOSTILE, HOSTILE, nonce="n")
+            assert "<script>alert" not in shown and escaped in shown, role
+        # the sign-in page and a refusal carry text from outside too
+        pairing = render.pairing_page("manager", HOSTILE, "AA", nonce="n", error=HOSTILE)
+        refusal = render.message_page(HOSTILE, HOSTILE, nonce="n")
+        for shown in (pairing, refusal):
+            assert "<script>alert" not in shown and escaped in shown
+    finally:
+        app.close_reader()
+        app.stop()
+        st.close()
+
+
+def _hostile(value: Any, key: str = "") -> Any:
+    """`value` with every string in it HOSTILE (the hourly sales stay figures for the chart)."""
+    if isinstance(value, dict):
+        return {k: v if k == "hourly" else _hostile(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hostile(v, key) for v in value]
+    return HOSTILE if isinstance(value, str) else value
+
+
+def test_web_pair_expires_in_takes_what_the_service_allows(station: Station) -> None:
+    """The option's range and help are the service's bound (MAX_PAIR_TTL), not a wider one."""
+    from tests.conftest import run_booth
+
+    helped = run_booth("--hall", str(station.directory), "web", "pair", "--help")
+    assert f"1 to {web_access.MAX_PAIR_TTL}" in " ".join(helped.stdout.split())
+    assert f"1<=x<={web_access.MAX_PAIR_TTL}" in helped.stdout
+    too_long = str(web_access.MAX_PAIR_TTL + 1)
+    ran = run_booth(
+        "--hall", str(station.directory), "web", "pair", "--role", "manager", "--as", "M1",
+        "--expires-in", too_long,
+    )  # fmt: skip
+    assert ran.exit_code == 2 and too_long in ran.stderr, (ran.exit_code, ran.stderr)
