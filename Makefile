@@ -26,7 +26,7 @@ RUN_DEBS := python3-venv libgl1 libegl1 libgl1-mesa-dri libmtdev1
 # git, make and apt: test_release runs `make release` in a copy of the tree, and asks apt which
 # of two releases' .debs it takes.
 TEST_DEBS := $(RUN_DEBS) python3-minimal iproute2 util-linux mount poppler-utils fonts-dejavu-core dpkg \
-	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools gcc git make apt
+	shellcheck systemd passwd logrotate chromium chromium-driver libnss3-tools gcc git make apt tar
 # `make release`: git (a release is built from a commit) and dpkg-deb.
 RELEASE_DEBS := $(RUN_DEBS) git dpkg
 NPM_CI := npm ci --ignore-scripts --no-audit --no-fund --loglevel=error

@@ -47,6 +47,7 @@ PROGRAMS = {
     "shellcheck": "shellcheck",  # test_packaging
     "sh": "dash",  # test_backup (unshare runs a script), test_setup
     "sleep": "coreutils",  # test_setup: a process left behind
+    "tar": "tar",  # live/test_mixed_release: the previous release's code from git archive
     "systemd-analyze": "systemd",  # test_packaging: the unit and its drop-ins
     "unshare": "util-linux",  # test_backup, live/test_live_station: a private mount namespace
     "/usr/bin/python3": "python3-minimal",  # live/test_live_station: the client as another uid
