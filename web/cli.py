@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.file_params import OutputPath
 from pos.services import web_access
 from pos.services.outputs import replacing
 
@@ -59,7 +60,7 @@ def web() -> None:
 @click.option(
     "--png",
     "png_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputPath(dir_okay=False, path_type=Path),
     help="Also write the QR code as a PNG.",
 )
 @operator_option

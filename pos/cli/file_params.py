@@ -38,7 +38,6 @@ class OutputPath(click.Path):
 DECLARED_ELSEWHERE: dict[tuple[str, str], PathRole] = {
     ("sync upstream set", "password_file"): PathRole.INPUT,
     ("sync upstream set", "ca_file"): PathRole.INPUT,
-    ("web pair", "png_file"): PathRole.OUTPUT,
 }
 
 #: A secret a command reads from a file or, failing that, from the caller's environment.
