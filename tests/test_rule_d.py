@@ -328,9 +328,22 @@ def test_names_compare_as_people_write_them(
     assert "is rostered to sell" in result.stderr, result.stderr
 
 
-def test_a_hyphenated_name_on_a_player_card_is_the_worker(two_deals: Hall) -> None:
-    _worker(two_deals, "Mary-Ann Lee-Jones", "W9", "1975-06-07")
-    scan = licence_barcode("LEE-JONES", "MARY-ANN", "1975-06-07", number="C77")
+@pytest.mark.parametrize(
+    ("staff_name", "given"),
+    [
+        ("Mary-Ann Lee-Jones", "MARY-ANN"),
+        # fused on the staff list, hyphenated or two words on the ID (issue #28)
+        ("Maryann Lee-Jones", "MARY-ANN"),
+        ("Maryann Lee-Jones", "MARY ANN"),
+        ("Mary-Ann Lee-Jones", "MARYANN"),
+        ("Mary Lee-Jones", "MARY ANN"),  # a middle name on the ID only
+    ],
+)
+def test_a_name_on_a_player_card_is_the_worker_however_the_lists_join_it(
+    two_deals: Hall, staff_name: str, given: str
+) -> None:
+    _worker(two_deals, staff_name, "W9", "1975-06-07")
+    scan = licence_barcode("LEE-JONES", given, "1975-06-07", number="C77")
     registered = two_deals("player", "register", "C-77", "--licence", scan)
     assert registered.exit_code == 0, registered.stderr
     refused(two_deals("sell", "X1", "--qty", "1", "--buyer", "C-77"), "D")

@@ -320,6 +320,7 @@ SCHEMAS: dict[str, Schema] = {
             "id_sha256": opt(OPTIONAL_NAME),
             "checked_on": opt(nullable(iso_date)),
             "person": opt(OPTIONAL_NAME),
+            "person_whole": opt(OPTIONAL_NAME),
             "by": BY,
         }
     ),

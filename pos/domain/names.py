@@ -85,6 +85,13 @@ def canonical_of_parts(family: str, given: str) -> NameKey:
     return fold("".join(words(family))), first[0] if first else ""
 
 
+def whole_of_parts(family: str, given: str) -> NameKey:
+    """A name's second stored key: the folded family name and every given name fused, so that
+    "Mary-Ann" and "MARY ANN" meet a list that writes "Maryann" (the canonical key keeps only
+    "mary", which a middle name must not disturb)."""
+    return fold("".join(words(family))), fold(given)
+
+
 def canonical_of_full(full: str) -> NameKey:
     """The key a free-text name is stored under: its last word as the family name."""
     found = words(full)

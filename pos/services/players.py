@@ -125,6 +125,9 @@ def register_player(
             body["id_sha256"] = id_hash(st, id_number)
         if family:
             body["person"] = person_key(st, family, given, dob.isoformat())
+            whole = _person_hash(st, names.whole_of_parts(family, given), dob.isoformat())
+            if whole != body["person"]:
+                body["person_whole"] = whole
         st.append("PlayerRegistered", body)
     return {"card": card, "initials": initials, "adult": adult}
 
@@ -144,12 +147,12 @@ def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer 
     card = players_read.player_card(st.ledger.conn, code)
     if card is not None:
         staff = None
-        if card.person:
+        if card.persons:
             staff = next(
                 (
                     badge
                     for badge, full, dob in _staff_people(st)
-                    if card.person in _staff_person_keys(st, full, dob)
+                    if not card.persons.isdisjoint(_staff_person_keys(st, full, dob))
                 ),
                 None,
             )
