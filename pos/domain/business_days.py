@@ -5,18 +5,15 @@ session"; electronic gaming receipts "at least once every seven calendar days". 
 holidays is a calendar the hall's rulebook names (Settings.holiday_calendar), so a hall in
 another state names another calendar here, and Booth's deadlines follow.
 
-Virginia (Code of Virginia § 2.2-3300, as amended in 2020: Lee-Jackson Day removed and Election
-Day added, Juneteenth added): New Year's Day (1 January); Martin Luther King, Jr., Day (third
-Monday in January); George Washington Day (third Monday in February); Memorial Day (last Monday
-in May); Juneteenth (19 June); Independence Day (4 July); Labor Day (first Monday in September);
-Columbus Day and Yorktown Victory Day (second Monday in October); Election Day (the Tuesday
-after the first Monday in November); Veterans Day (11 November); Thanksgiving Day (fourth
-Thursday in November) and the Friday after it; Christmas Day (25 December). A holiday that falls
-on a Saturday is observed the Friday before, on a Sunday the Monday after (§ 2.2-3300, last
-paragraph). Christmas Eve is not in the statute: when the Governor closes state offices on a
-further day, that day cannot be computed and is not here.
+Virginia (Code of Virginia § 2.2-3300): the calendar comes from the `holidays` package (United
+States, subdivision VA), whose maintainers keep it current as the statute changes (Lee-Jackson
+Day removed in 2020, Election Day and Juneteenth added, Inauguration Day on the 20th of January
+after a presidential election), with the statute's rule that a holiday on a Saturday is
+observed the Friday before and one on a Sunday the Monday after. tests/test_books.py holds the
+statute's own list and checks the package against it. A day the Governor closes state offices
+(Christmas Eve, say) cannot be computed and is not here.
 
-Pure: the standard library only.
+Pure: the standard library and the `holidays` package's data.
 """
 
 from __future__ import annotations
@@ -25,53 +22,36 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
 
+from holidays import country_holidays
+
 CITATION = (
     "Code of Virginia § 2.2-3300 (legal holidays; as amended 2020, Lee-Jackson Day removed, "
-    "Election Day and Juneteenth added); 11VAC20-20-80 D (business days)"
+    "Election Day and Juneteenth added; Inauguration Day); 11VAC20-20-80 D (business days)"
 )
 
 
-def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
-    """The n-th `weekday` (Monday 0) of a month; n = -1 for the last."""
-    if n > 0:
-        first = date(year, month, 1)
-        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
-    following = date(year + (month == 12), month % 12 + 1, 1)
-    last = following - timedelta(days=1)
-    return last - timedelta(days=(last.weekday() - weekday) % 7)
+# The package's names where § 2.2-3300 words a day otherwise.
+_STATUTE_NAMES = {
+    "Martin Luther King Jr. Day": "Martin Luther King, Jr., Day",
+    "Juneteenth National Independence Day": "Juneteenth",
+    "Indigenous Peoples' Day": "Columbus Day and Yorktown Victory Day",
+    "Columbus Day": "Columbus Day and Yorktown Victory Day",
+    "Day After Thanksgiving": "Friday after Thanksgiving",
+}
 
 
-MONDAY, TUESDAY, THURSDAY, FRIDAY = 0, 1, 3, 4
+def _statute_name(name: str) -> str:
+    names = []
+    for part in name.split("; "):
+        base, observed, _ = part.partition(" (observed)")
+        names.append(_STATUTE_NAMES.get(base, base) + observed)
+    return "; ".join(names)
 
 
 def virginia_holidays(year: int) -> dict[date, str]:
-    """Virginia's legal holidays of `year` (§ 2.2-3300), each on the day it is observed."""
-    labor_day = _nth_weekday(year, 9, MONDAY, 1)
-    thanksgiving = _nth_weekday(year, 11, THURSDAY, 4)
-    first_monday_november = _nth_weekday(year, 11, MONDAY, 1)
-    days = {
-        date(year, 1, 1): "New Year's Day",
-        _nth_weekday(year, 1, MONDAY, 3): "Martin Luther King, Jr., Day",
-        _nth_weekday(year, 2, MONDAY, 3): "George Washington Day",
-        _nth_weekday(year, 5, MONDAY, -1): "Memorial Day",
-        date(year, 6, 19): "Juneteenth",
-        date(year, 7, 4): "Independence Day",
-        labor_day: "Labor Day",
-        _nth_weekday(year, 10, MONDAY, 2): "Columbus Day and Yorktown Victory Day",
-        first_monday_november + timedelta(days=1): "Election Day",
-        date(year, 11, 11): "Veterans Day",
-        thanksgiving: "Thanksgiving Day",
-        thanksgiving + timedelta(days=1): "Friday after Thanksgiving",
-        date(year, 12, 25): "Christmas Day",
-    }
-    observed: dict[date, str] = {}
-    for day, name in days.items():
-        if day.weekday() == 5:
-            day, name = day - timedelta(days=1), f"{name} (observed)"
-        elif day.weekday() == 6:
-            day, name = day + timedelta(days=1), f"{name} (observed)"
-        observed[day] = name
-    return observed
+    """Virginia's legal holidays of `year` (§ 2.2-3300) on the weekdays they are observed."""
+    found = country_holidays("US", subdiv="VA", years=year)
+    return {day: _statute_name(str(n)) for day, n in sorted(found.items()) if day.weekday() < 5}
 
 
 def no_holidays(year: int) -> dict[date, str]:
