@@ -204,6 +204,9 @@ def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
             e.get("ref"),
         )
         for e in exceptions.review_list(st)
+    ) + tuple(  # nothing to decide: what the list above cannot say before an upgrade
+        ExceptionVM("Where a rule's record begins", "", note, INFO)
+        for note in exceptions.record_notes(st)
     )
 
 

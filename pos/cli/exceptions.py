@@ -22,12 +22,16 @@ def exception_list(ctx: click.Context) -> None:
     """The exceptions not yet decided, newest first."""
     with state(ctx).open_station() as st:
         found = exceptions_service.open_exceptions(st)
+        notes = exceptions_service.record_notes(st)
     emit(
         ctx,
         found,
-        lambda: (
-            "\n".join(f"{e['exception']:<16} {e['kind']:<22} {e['detail']}" for e in found)
-            or "No exceptions to decide."
+        lambda: "\n".join(
+            (
+                [f"{e['exception']:<16} {e['kind']:<22} {e['detail']}" for e in found]
+                or ["No exceptions to decide."]
+            )
+            + [f"note: {line}" for line in notes]
         ),
     )
 

@@ -66,6 +66,8 @@ def _day_text(r: dict[str, Any]) -> str:
         lines.append(f"Winners paid, punch not confirmed (C2): {len(r['unpunched'])}")
     for u in r["unpunched"]:
         lines.append(f"  ! {u['ticket']} ${u['amount']} paid by {u['paid_by']} ({u['payment']})")
+    for note in r.get("rule_records", []):
+        lines.append(f"  note: {note}")
     return "\n".join(lines)
 
 

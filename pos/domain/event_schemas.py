@@ -21,6 +21,7 @@ from pos.domain.bingo_program import InvalidProgram, parse_program
 from pos.domain.flare import InvalidFlare, parse_flare
 from pos.domain.newer_release import MAX_GOVERNED
 from pos.domain.pins import is_stored_form
+from pos.domain.rule_records import release_problem
 from pos.domain.rulebook import Settings
 from pos.domain.signon import HOUSE_SETTINGS, InvalidSignOn, house_setting
 
@@ -277,6 +278,7 @@ SCHEMAS: dict[str, Schema] = {
             "training": req(flag),
             "hall_public_key": req(NAME),
             "certificate": req(CERTIFICATE),
+            "release": opt(release_problem),
         }
     ),
     "StationAdded": Schema(
@@ -287,7 +289,11 @@ SCHEMAS: dict[str, Schema] = {
             "by": BY,
         }
     ),
-    "StationJoined": Schema({"certificate": req(CERTIFICATE), "token": opt(NAME)}),
+    "StationJoined": Schema(
+        {"certificate": req(CERTIFICATE), "token": opt(NAME), "release": opt(release_problem)}
+    ),
+    # Before the first event a station records under a release it did not begin under
+    "ReleaseInstalled": Schema({"release": req(release_problem), "previous": req(release_problem)}),
     "StaffAdded": Schema(
         {
             "badge": req(NAME),

@@ -125,6 +125,7 @@ def init_hall(
                 "training": training,
                 "hall_public_key": hall_key.public_hex,
                 "certificate": certificate.to_dict(),
+                "release": __version__,
             },
             now=now,
         )
@@ -272,6 +273,7 @@ def join(
                         "certificate": certificate.to_dict(),
                         "token": bundle["token"],
                         "instance": secrets.token_hex(16),
+                        "release": __version__,
                     },
                     now=now,
                 )

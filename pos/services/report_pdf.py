@@ -152,6 +152,11 @@ def write_day_pdf(report: dict[str, Any], path: Path) -> Path:
                     styles["Normal"],
                 )
             )
+    if report.get("rule_records"):
+        story.append(Spacer(1, 10))
+        story.append(Paragraph("Where each rule's record begins", styles["Heading3"]))
+        for note in report["rule_records"]:
+            story.append(Paragraph(note, styles["Normal"]))
     with replacing(path) as partial:
         SimpleDocTemplate(str(partial), pagesize=letter, title="Booth day report").build(story)
     return path

@@ -27,7 +27,7 @@ from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections import roster as roster_read
 from pos.ledger.projections import sessions as sessions_read
 from pos.ledger.projections import winners as winners_read
-from pos.services import bingo_report, books_cash, books_day, report_warnings
+from pos.services import bingo_report, books_cash, books_day, report_warnings, rule_records
 from pos.services.current_session import hall_date
 from pos.services.inputs import checked_input
 from pos.services.outputs import replacing
@@ -175,6 +175,8 @@ def day_report(st: Station, day: str | None = None, session: str | None = None) 
         "cash": (cash := _cash(st, sc)),
         "warnings": report_warnings.drawer_warnings(st, ss, cash),
         "hourly": hourly_sales(st, sc),
+        # where a rule a later release brought starts judging (empty: every rule, from the hall)
+        "rule_records": rule_records.sentences(st),
         **books_day.additions(st, sc.day, ss),
     }
     add_raffles(st, report, sc.low, sc.high)

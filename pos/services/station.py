@@ -9,12 +9,15 @@ import sqlite3
 import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from pos import __version__
 from pos.clock import Clock, clock_for
 from pos.domain import event_time
+from pos.domain.rule_records import UNRECORDED_RELEASE
 from pos.errors import (
     BadInput,
     IntegrityFailure,
@@ -26,6 +29,7 @@ from pos.errors import (
 from pos.ledger import Ledger, store
 from pos.ledger.keys import Certificate, StationKey
 from pos.ledger.projections import hall as hall_projection
+from pos.ledger.projections import releases as releases_read
 from pos.services.lock import StationLock
 
 CONFIG_FILE = "station.json"
@@ -373,6 +377,22 @@ class Station:
         """Record an event of this station, carrying the hall's clock as it reads here now
         (`when`): the event's legal day, whatever stamps other stations' clocks give."""
         now = self.clock.now()
-        return self.ledger.append(
-            kind, {**body, "when": event_time.hall_time(now, self.hall.time_zone)}, now=now
+        when = event_time.hall_time(now, self.hall.time_zone)
+        with self.ledger.transaction():
+            self._record_release(now, when)
+            return self.ledger.append(kind, {**body, "when": when}, now=now)
+
+    def _record_release(self, now: datetime, when: str) -> None:
+        """The first event this station records under this release follows ReleaseInstalled,
+        in the same transaction (so once, whoever writes first): every event of it after that
+        one was written by this release, every one before by an older (pos.domain.rule_records).
+        Not at opening: a read, a rebuild or a sync changes no release's record."""
+        conn = self.ledger.conn
+        if releases_read.recorded(conn, self.id, __version__):
+            return
+        previous = releases_read.latest(conn, self.id) or UNRECORDED_RELEASE
+        self.ledger.append(
+            "ReleaseInstalled",
+            {"release": __version__, "previous": previous, "when": when},
+            now=now,
         )

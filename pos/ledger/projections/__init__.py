@@ -16,6 +16,7 @@ from pos.ledger.projections.players import PLAYERS
 from pos.ledger.projections.prizes import PRIZES
 from pos.ledger.projections.raffle import RAFFLE
 from pos.ledger.projections.receipts import RECEIPTS
+from pos.ledger.projections.releases import RELEASES
 from pos.ledger.projections.roster import ROSTER
 from pos.ledger.projections.sessions import SESSIONS
 from pos.ledger.projections.settings import SETTINGS
@@ -45,6 +46,7 @@ ALL = ProjectionSet(
         KIOSK_CASH,
         PRIZES,
         NEWER,
+        RELEASES,
     ]
 )
 
