@@ -204,6 +204,7 @@ def _paid_twice(station: Path) -> list[str]:
     return [e["subject"] for e in _new(station, "exception", "list") if "paid-twice" in e["kind"]]
 
 
+@pytest.mark.slow  # runs release 0.1.0's CLI, from git history
 def test_after_the_upgrade_0_1_0s_payments_in_parts_are_not_a_prize_paid_twice(
     old_hall: Path,
 ) -> None:
@@ -247,6 +248,7 @@ def test_after_the_upgrade_0_1_0s_payments_in_parts_are_not_a_prize_paid_twice(
     assert f"note: {begins}" in _text(manager, "report", "day", "--date", "2026-12-05")
 
 
+@pytest.mark.slow  # runs release 0.1.0's CLI, from git history
 def test_reads_and_a_rebuild_record_no_release_and_the_pdf_says_where_the_record_begins(
     old_hall: Path, tmp_path: Path
 ) -> None:
