@@ -132,7 +132,7 @@ SEED = (
         "G 1-5",
         "decision bingo: a price per face, a fee per three numbers, prize = fees up to the "
         "regular limit, excess kept, amounts on the program, prize announced before payment",
-        ("G4", "G5"),
+        ("G3", "G4", "G5"),
         "G 1 (played on conventional cards): the caller's; entries and fee rounds recorded at the "
         "booth (`booth bingo decision`), the retained excess on the day report and the form",
     ),

@@ -291,6 +291,13 @@ _RULE_LIST = (
         ),
     ),
     Rule(
+        "G3",
+        "11VAC15-40-60 G 2, G 3",
+        "A decision bingo fee is paid for each card in play, and only the card faces entered are "
+        "in play: no round of fees counts more cards than were entered.",
+        overridable=False,
+    ),
+    Rule(
         "G4",
         "11VAC15-40-60 G 4",
         "A decision bingo prize is the total of the fees paid in, never more than the regular "

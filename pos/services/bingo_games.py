@@ -239,6 +239,9 @@ def pay_prize(
                         if found.kind is GameKind.PROGRESSIVE and not regular
                         else 0
                     ),
+                    raised_paid=games_read.games_paid_above(
+                        conn, session.id, settings.regular_prize_limit
+                    ),
                 )
             )
         shares = split(cents, count)
@@ -419,7 +422,7 @@ def decision_fees(
     st: Station, *, game: int | str, cards: int | str, operator: str | None
 ) -> DecisionView:
     """G3: a round of fees: the program's fee for each card in play, for each set of three
-    numbers called."""
+    numbers called; refused (G3) for more cards than the faces entered."""
     by = st.operator(operator, "seller")
     with checked_input("cards"):
         count = parse_count(cards, "cards", maximum=10_000)
@@ -428,6 +431,7 @@ def decision_fees(
         totals = games_read.decision_totals(st.ledger.conn, session.id, found.number)
         if totals.announced_prize is not None:
             raise BadInput("game", f"game {found.number}'s prize was announced: no more fees")
+        refuse(bingo_checks.decision_fee_cards(found, count, faces_entered=totals.faces))
         fee = found.fee or 0
         st.append(
             "DecisionFeesCollected",

@@ -21,6 +21,7 @@ from pos.domain.checks.cash import verifiable
 from pos.domain.money import format_amount
 from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, NotFound, refuse
+from pos.ledger.projections import bingo_paper as paper_read
 from pos.ledger.projections import books as books_read
 from pos.ledger.projections import cash as cash_read
 from pos.ledger.projections import deals as deals_read
@@ -91,11 +92,33 @@ def day_bounds(st: Station, day: date) -> tuple[str, str]:
     return f"{int(start.timestamp() * 1000):013d}", f"{int(end.timestamp() * 1000):013d}"
 
 
+def session_window(st: Station, session: str) -> tuple[str, str]:
+    """The clock stamps that bound a session's cash recorded by time (raffle tickets, vouchers):
+    from its opening to the next session's of the same game date. The day's first session
+    starts at the day's start and its last ends at the day's end, so the day's sessions share
+    out the day's cash, each stamp to one session."""
+    conn = st.ledger.conn
+    game_date = sessions_read.session_game_date(conn, session) or "1970-01-01"
+    low, high = day_bounds(st, date.fromisoformat(game_date))
+    opened = {
+        name: bounds[0]
+        for name in sessions_read.sessions_on(conn, game_date)
+        if (bounds := paper_read.session_bounds(conn, name)) is not None
+    }
+    if session not in opened:
+        return low, high
+    start = opened[session]
+    earlier = [stamp for name, stamp in opened.items() if name != session and stamp <= start]
+    later = [stamp for name, stamp in opened.items() if name != session and stamp > start]
+    return (start if earlier else low), (min(later) if later else high)
+
+
 def expected(st: Station, session: str, station: str) -> int:
     """Cents the ledger expects in a drawer (or, for SESSION_CASH, in all of them) for a
-    session. Never shown to the person counting before their count is recorded."""
-    game_date = sessions_read.session_game_date(st.ledger.conn, session) or "1970-01-01"
-    low, high = day_bounds(st, date.fromisoformat(game_date))
+    session: its sales and prizes, and the cash recorded by time within the session's window
+    (never an earlier session's raffle tickets). Never shown to the person counting before
+    their count is recorded."""
+    low, high = session_window(st, session)
     names = (
         [n for n, _ in hall_read.stations(st.ledger.conn)] if station == SESSION_CASH else [station]
     )

@@ -35,8 +35,13 @@ def _seal_deal(st: Station, serial: str, *, signing: bool = False) -> tuple[dict
     flare = deal_flare(st, serial)
     if signing:
         refuse(seal_checks.has_sheet(flare.serial, game=flare.game, sealed=flare.seal is not None))
-    if flare.game != GameType.SEAL_CARD or flare.seal is None:
-        raise BadInput("serial", f"deal {serial} is a {flare.game}, not a seal card deal")
+    # K 4: an event game may be decided by a seal card too (its flare gives the seal's terms).
+    if flare.game not in (GameType.SEAL_CARD, GameType.EVENT) or flare.seal is None:
+        raise BadInput(
+            "serial",
+            f"deal {serial} ({flare.game}) has no seal: there is no seal to open and no line to "
+            "sign",
+        )
     return row, flare
 
 
@@ -145,6 +150,14 @@ def open_seal(
     with st.ledger.transaction():
         deal, flare = _seal_deal(st, serial)
         assert flare.seal is not None
+        refuse(
+            seal_checks.event_decided_in_session(
+                flare.serial,
+                event=flare.game == GameType.EVENT,
+                ended=deal["state"] == "closed",
+                session_open=session_if_any(st) is not None,
+            )
+        )
         refuse(
             seal_checks.may_open(
                 flare.serial,

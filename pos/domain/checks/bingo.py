@@ -1,9 +1,9 @@
-"""The bingo session (LIMIT, G4, G5, H1, H3, H5, I2, I7, J4, PAPER, B): the game program, bingo
+"""The bingo session (LIMIT, G3, G4, G5, H1, H3, H5, I2, I7, J4, PAPER, B): the game program, bingo
 paper and packs, and the prizes paid at the booth, decided from facts a service gathered."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 from pos.domain.bingo_program import Game, GameKind, Program
@@ -107,6 +107,18 @@ def program_limits(program: Program, settings: Settings) -> Refusal | None:
     return None
 
 
+def decision_fee_cards(game: Game, cards: int, *, faces_entered: int) -> Refusal | None:
+    """G3 (G 2, G 3): a round of fees is paid for each card in play; the cards in play are the
+    faces entered (paid for at the program's price per face), never more."""
+    if cards > faces_entered:
+        return Refusal(
+            "G3",
+            f"game {game.number} ({game.title}): fees for {cards} cards, but {faces_entered} "
+            "card faces were entered; fees are paid only for the cards in play",
+        )
+    return None
+
+
 def pack_paper(pack: str, progressive_series: Sequence[str]) -> Refusal | None:
     """I2: bingo paper for a progressive game is never in an admission pack."""
     if progressive_series:
@@ -166,12 +178,16 @@ def prize_limit(
     as_regular: bool,
     progressive_pool: int | None,
     already_paid: int = 0,
+    raised_paid: Mapping[int, int] | None = None,
 ) -> Refusal | None:
     """LIMIT, I7: a bingo prize within its limit, per kind of game.
 
     - regular, special, WINGO (J5: as traditional bingo), and a progressive game continued as a
       regular game (I6): the higher limit when the program lists it at more than the regular
-      limit, else the regular limit;
+      limit, else the regular limit; and above the regular limit only on as many games of the
+      session as the law allows, counted from the prizes paid (`raised_paid`: game -> cents
+      paid above the regular limit at this session), whatever program version they were paid
+      under;
     - jackpot: the jackpot limit, and the day's jackpots together within the day's limit;
     - progressive won within its calls: the pool, within the progressive limit (I7).
     """
@@ -188,6 +204,16 @@ def prize_limit(
                 "LIMIT",
                 f"{label}: a {format_money(amount)} prize is above the {format_money(limit)} "
                 "limit for a regular bingo game prize",
+            )
+        raised = {g: paid for g, paid in (raised_paid or {}).items() if g != game.number}
+        if amount > settings.regular_prize_limit and len(raised) >= settings.special_prize_games:
+            paid = ", ".join(f"game {g} ({format_money(c)})" for g, c in sorted(raised.items()))
+            return Refusal(
+                "LIMIT",
+                f"{label}: a {format_money(amount)} prize would be above the "
+                f"{format_money(settings.regular_prize_limit)} regular game limit on one game "
+                f"more than the {settings.special_prize_games} a session may pay; this session "
+                f"paid {paid}",
             )
         return None
     if game.kind is GameKind.JACKPOT:

@@ -1,4 +1,4 @@
-"""Seal cards (ROLE, OWNER, C5, K4, B, C2, C6): hold tickets sign free lines of the sheet at the
+"""Seal cards (ROLE, OWNER, C5, K4, K5, B, C2, C6): hold tickets sign free lines of the sheet at the
 deal's holder; the seal opens once, when every ticket is sold; a winning line's prize is paid
 once, within its claim window, unless it moved on to the next progressive game."""
 
@@ -66,6 +66,28 @@ def line_free(
         return Refusal("C5", f"hold ticket {ticket} already signed line {signed_line}")
     if line_ticket is not None:
         return Refusal("C5", f"line {line} is already signed (hold ticket {line_ticket})")
+    return None
+
+
+def event_decided_in_session(
+    serial: str, *, event: bool, ended: bool, session_open: bool
+) -> Refusal | None:
+    """K5: the winners of an event game are decided in the session its tickets are sold: its
+    seal opens while a session is open and before the game ended with a session's close."""
+    if not event:
+        return None
+    if ended:
+        return Refusal(
+            "K5",
+            f"event game {serial} ended with the session that sold it: its winners were to be "
+            "decided in that session, and its seal is not opened afterwards",
+        )
+    if not session_open:
+        return Refusal(
+            "K5",
+            f"event game {serial}: open the session that sells it; its winners are decided "
+            "during that session",
+        )
     return None
 
 

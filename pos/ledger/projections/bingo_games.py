@@ -420,6 +420,21 @@ def game_prizes(conn: sqlite3.Connection, session: str, game: int) -> int:
     return int(row[0])
 
 
+def games_paid_above(conn: sqlite3.Connection, session: str, limit: int) -> dict[int, int]:
+    """Game number -> cents paid, for each regular, special or WINGO game of a session (or a
+    progressive game played on as a regular one) whose prizes together are above `limit`,
+    whatever version of the program it was paid under."""
+    return {
+        int(r[0]): int(r[1])
+        for r in conn.execute(
+            "SELECT game, sum(amount) FROM p_bingo_prizes WHERE session = ? AND "
+            "(kind IN ('regular', 'special', 'wingo') OR as_regular = 1) GROUP BY game "
+            "HAVING sum(amount) > ? ORDER BY game",
+            (session, limit),
+        )
+    }
+
+
 def game_has_winner(conn: sqlite3.Connection, session: str, game: int) -> bool:
     row = conn.execute(
         "SELECT 1 FROM p_bingo_prizes WHERE session = ? AND game = ? LIMIT 1", (session, game)
