@@ -198,6 +198,7 @@ CASES = [
     Case("sync peer remove", MANAGER, ("sync", "peer", "remove", "https://127.0.0.1:9/", *M)),
     Case("sync upstream set", MANAGER, ("sync", "upstream", "set", "https://127.0.0.1:9/hall",
                                         "--user", "hall", "--password-file", "pw.txt", *M)),
+    Case("sync finish-restore", MANAGER, ("sync", "finish-restore", *M)),
     Case("sync upstream status", MANAGER, ("sync", "upstream", "status")),
     Case("sync upstream push", MANAGER, ("sync", "upstream", "push")),
     Case("sync upstream pull", MANAGER, ("sync", "upstream", "pull")),
