@@ -12,7 +12,7 @@ from typing import Any
 
 from pos.domain import books
 from pos.domain.business_days import skipped
-from pos.domain.checks.cash import depositable, disbursable
+from pos.domain.checks.cash import depositable, deposited_after, disbursable
 from pos.domain.money import format_amount, parse_amount
 from pos.domain.rulebook import Settings
 from pos.errors import BadInput, NotFound, refuse
@@ -100,6 +100,12 @@ def record(
         refuse(
             depositable(
                 sessions=sessions, unknown=unknown, taken=[s for s in sessions if s in known]
+            )
+        )
+        held = {s: sessions_read.session_game_date(conn, s) for s in sessions}
+        refuse(
+            deposited_after(
+                on=day, game_dates={s: date.fromisoformat(d) for s, d in held.items() if d}
             )
         )
         event = st.append(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import date
+
 from pos.domain.books import CATEGORIES
 from pos.domain.checks import Refusal
 from pos.domain.money import format_money
@@ -37,6 +40,21 @@ def depositable(*, sessions: list[str], unknown: list[str], taken: list[str]) ->
     if taken:
         return Refusal(
             "DEPOSIT", f"the receipts of {', '.join(taken)} were already recorded as deposited"
+        )
+    return None
+
+
+def deposited_after(*, on: date, game_dates: Mapping[str, date]) -> Refusal | None:
+    """DEPOSIT: a deposit holds receipts its sessions took in, so it is dated on or after the
+    game date of each (`game_dates`: session -> its game date); one dated before would count
+    as on time while holding money not yet taken in."""
+    later = sorted(session for session, held in game_dates.items() if held > on)
+    if later:
+        return Refusal(
+            "DEPOSIT",
+            f"a deposit dated {on.isoformat()} cannot hold the receipts of "
+            + ", ".join(f"{s} (game date {game_dates[s].isoformat()})" for s in later)
+            + ": a deposit is made on or after its session's game date",
         )
     return None
 
