@@ -77,7 +77,10 @@ def test_the_first_staff_member_must_be_a_manager(tmp_path: Path) -> None:
     hall = ["--hall", str(tmp_path / "m")]
     refused = run_booth(*hall, "staff", "add", "--name", "S", "--badge", "S1", "--role", "seller")
     assert refused.exit_code == 1 and "manager role" in refused.stderr
-    ok = run_booth(*hall, "staff", "add", "--name", "Ann", "--badge", "M1", "--role", "manager")
+    ok = run_booth(
+        *hall, "staff", "add", "--name", "Ann", "--badge", "M1", "--role", "manager",
+        "--dob", "1970-01-01",
+    )  # fmt: skip
     assert ok.exit_code == 0
     no_operator = run_booth(
         *hall, "staff", "add", "--name", "S", "--badge", "S1", "--role", "seller"

@@ -129,7 +129,7 @@ def test_rebuild_gives_identical_rows_after_thousands_of_random_events(
                     badge=f"B{n}",
                     name=f"Worker {n}",
                     roles=rng.sample(["seller", "redeemer", "inspector"], k=rng.randint(1, 2)),
-                    date_of_birth=None,
+                    date_of_birth=f"{1950 + n % 50}-01-01",
                     operator="M1",
                 )
             elif roll < 0.55:

@@ -78,7 +78,9 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(hall: Hall, tmp_
     assert identity.csv_cell("+1+1") == "'+1+1"
     assert identity.csv_cell("-3.00") == "-3.00", "a negative amount stays a number"
     assert identity.csv_cell(7) == 7
-    added = hall("staff", "add", "--name", "=1+1", "--badge", "F1", "--role", "seller")
+    added = hall(
+        "staff", "add", "--name", "=1+1", "--badge", "F1", "--role", "seller", "--dob", "1990-01-01"
+    )
     assert added.exit_code == 0, added.stderr
     out = tmp_path / "inspector"
     assert hall("export", "--inspector", str(out)).exit_code == 0

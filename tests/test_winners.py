@@ -88,7 +88,10 @@ def test_an_unknown_deal_is_refused(selling: Hall) -> None:
 
 
 def test_only_redeemers_pay(selling: Hall) -> None:
-    selling("staff", "add", "--name", "Sue", "--badge", "S9", "--role", "seller")
+    added = selling(
+        "staff", "add", "--name", "Sue", "--badge", "S9", "--role", "seller", "--dob", "1980-01-01"
+    )
+    assert added.exit_code == 0, added.stderr
     refused(selling("redeem", "A123456/0001/500", "--as", "S9"), "ROLE")
 
 

@@ -55,6 +55,36 @@ def staff_add(
     )
 
 
+@staff.command("consent")
+@click.argument("badge")
+@click.option("--guardian", required=True, help="The parent or legal guardian who signed it.")
+@click.option("--signed", required=True, help="The day it was signed (YYYY-MM-DD).")
+@click.option("--name", help="Whose it is, for a badge not on staff yet.")
+@operator_option
+@json_option
+@click.pass_context
+def staff_consent(
+    ctx: click.Context,
+    badge: str,
+    guardian: str,
+    signed: str,
+    name: str | None,
+    operator: str | None,
+) -> None:
+    """Put on file the written consent of a parent or legal guardian for a worker aged 14
+    through 17 (11VAC20-20-60 E); keep the signed paper with the hall's records."""
+    with state(ctx).open_station() as st:
+        result = staff_service.record_consent(
+            st, badge, guardian=guardian, signed=signed, name=name, operator=operator
+        )
+    emit(
+        ctx,
+        result,
+        f"Consent on file for {result['name']} (badge {result['badge']}): signed by "
+        f"{result['guardian']} on {result['signed']}.",
+    )
+
+
 @staff.command("list")
 @json_option
 @click.pass_context

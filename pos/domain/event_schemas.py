@@ -303,6 +303,16 @@ SCHEMAS: dict[str, Schema] = {
             "by": BY,
         }
     ),
+    # 11VAC20-20-60 E: a parent's or legal guardian's written consent for a worker aged 14-17
+    "ParentalConsentRecorded": Schema(
+        {
+            "badge": req(NAME),
+            "name": req(NAME),
+            "guardian": req(NAME),
+            "signed": req(iso_date),
+            "by": BY,
+        }
+    ),
     "StaffPinSet": Schema({"badge": req(NAME), "hash": req(_pin_hash), "by": BY}),
     "HouseSettingSet": Schema(
         {"key": req(NAME), "value": req(text(SHORT)), "by": BY, "governs": GOVERNS},

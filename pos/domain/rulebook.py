@@ -133,6 +133,17 @@ _RULE_LIST = (
         settings=("minimum_age",),
     ),
     Rule(
+        "MINOR",
+        "11VAC20-20-60 E (formerly 11VAC15-40-50 E)",
+        "Nobody under 18 manages or operates bingo (the manager and treasurer roles, a manage "
+        "or bingo shift, verifying a cash count); a worker aged 14 through 17 helps only with "
+        "the written consent of a parent or legal guardian on file; nobody under 14 works. Ages "
+        "are counted on the day of the work from the date of birth on file, which every worker "
+        "needs.",
+        overridable=False,
+        settings=("worker_minimum_age", "operator_minimum_age"),
+    ),
+    Rule(
         "D",
         "11VAC15-40-60 D",
         "Anyone who sold or redeemed pull-tabs, instant bingo or seal cards may not buy them from "
@@ -391,7 +402,8 @@ _RULE_LIST = (
         "11VAC20-20-80 D",
         "A session's receipts are deposited by the second business day after the session "
         "(weekends and state holidays are not business days), electronic gaming receipts at "
-        "least once every seven days; a late or short deposit is an exception.",
+        "least once every seven days; a late or short deposit is an exception. A deposit is "
+        "made on or after the game date of each session whose receipts it holds.",
         overridable=False,
         settings=("deposit_business_days", "electronic_deposit_days", "holiday_calendar"),
     ),
@@ -446,6 +458,8 @@ _TEXT_SETTINGS: dict[str, tuple[str, ...]] = {"holiday_calendar": tuple(CALENDAR
 _BOUNDS: dict[str, tuple[int, int]] = {
     "prize_cap": (1, MAX_AMOUNT),
     "minimum_age": (16, 99),
+    "worker_minimum_age": (10, 99),
+    "operator_minimum_age": (16, 99),
     "seal_claim_days": (1, 3650),
     "progressive_carry_days": (1, 3650),
     "commingle_additional_deals": (0, 9),
@@ -476,6 +490,10 @@ SETTING_SOURCES: dict[str, str] = {
     "seal card prize (raised in 2021)",
     "minimum_age": "Code of Virginia § 18.2-340.28 C: no sale to, play or redemption by anyone "
     "under 18",
+    "worker_minimum_age": "11VAC20-20-60 E: individuals 14 through 17 may participate in the "
+    "conduct of a bingo game with written parental consent on file; nobody younger",
+    "operator_minimum_age": "11VAC20-20-60 E: no individual under the age of 18 may participate "
+    "in the management or operation of bingo games",
     "seal_claim_days": "11VAC15-40-60 B: claimed within 30 days of the close of a deal",
     "progressive_carry_days": "11VAC15-40-60 C 6: not claimed within 30 days",
     "commingle_additional_deals": "11VAC15-40-60 C 3: no more than one additional deal",
@@ -530,6 +548,10 @@ class Settings:
     prize_cap: int = 200_000
     # § 18.2-340.28 C: no sale to, play or redemption by anyone under 18.
     minimum_age: int = 18
+    # 11VAC20-20-60 E: workers 14 and over (14 through 17 with a parent's written consent on
+    # file), and 18 and over to manage or operate bingo.
+    worker_minimum_age: int = 14
+    operator_minimum_age: int = 18
     # 11VAC15-40-60 B: seal card prizes claimed within 30 days of the deal's close.
     seal_claim_days: int = 30
     # 11VAC15-40-60 C 6: unclaimed progressive seal card prizes carry forward after 30 days.

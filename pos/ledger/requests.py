@@ -60,6 +60,7 @@ PERSONAL_OPTIONS = frozenset(
     {
         "--buyer",
         "--dob",
+        "--guardian",
         "--id-number",
         "--licence",
         "--payee",

@@ -183,6 +183,7 @@ def verify(
                 already=done[0] if done else None,
             )
         )
+        _verifier_of_age(st, by.badge)
         st.append(
             "CountVerified",
             {
@@ -194,6 +195,23 @@ def verify(
             },
         )
     return describe(st, session_id, name)
+
+
+def _verifier_of_age(st: Station, badge: str) -> None:
+    """MINOR (11VAC20-20-60 E): the second person answers for the session's cash, which is
+    management of the game: 18 or over on the day, by the date of birth on file."""
+    from pos.services.current_session import hall_date
+    from pos.services.staff import staff_worker, worker_refusal
+
+    refuse(
+        worker_refusal(
+            st,
+            staff_worker(st, badge),
+            day=hall_date(st, st.clock.now()),
+            what="verifying a cash count",
+            operating=True,
+        )
+    )
 
 
 def describe(st: Station, session: str, station: str) -> dict[str, Any]:

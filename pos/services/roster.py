@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from pos.domain import names
+from pos.domain.checks import workers
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
 from pos.domain.typed import parse_date
-from pos.errors import BadInput, NotFound
+from pos.errors import BadInput, NotFound, RuleRefused
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import roster as roster_read
 from pos.services.inputs import ROSTER_MAX, checked_input, read_input_text
+from pos.services.staff import worker_refusal
 from pos.services.station import Station
 
 EVENT_BATCH = 1000  # shifts per ShiftsImported event: one import may span several events
@@ -79,6 +82,29 @@ def _match_people(st: Station, shifts: list[Shift]) -> tuple[dict[int, str], lis
     return chosen, list(new.values())
 
 
+def _check_ages(st: Station, shifts: list[Shift], badges: dict[int, str]) -> None:
+    """MINOR (11VAC20-20-60 E): every shift's worker old enough for its duty on its date, with
+    a parent's consent on file at 14 through 17; all of them are refused together."""
+    on_file = hall_read.staff_names(st.ledger.conn)
+    problems: list[str] = []
+    for index, shift in enumerate(shifts):
+        badge = badges[index]
+        known_dob = on_file.get(badge, (None, None))[1]
+        born = shift.date_of_birth or (date.fromisoformat(known_dob) if known_dob else None)
+        refusal = worker_refusal(
+            st,
+            workers.Worker(badge, shift.name, born),
+            day=shift.day,
+            what=f"a {shift.duty} shift on {shift.day.isoformat()}",
+            operating=workers.operates(duty=shift.duty),
+        )
+        if refusal is not None and refusal.message not in problems:
+            problems.append(refusal.message)
+    if problems:
+        shown = problems[:20] + ([f"(and {len(problems) - 20} more)"] if len(problems) > 20 else [])
+        raise RuleRefused("MINOR", "; ".join(shown) + "; nothing was recorded")
+
+
 def import_roster(
     st: Station,
     path: Path,
@@ -97,6 +123,7 @@ def import_roster(
         ) from None
     with st.ledger.transaction():
         chosen, new_people = _match_people(st, shifts)
+        _check_ages(st, shifts, chosen)
         known = roster_read.shift_keys(st.ledger.conn)
         bodies, seen = [], set()
         for index, shift in enumerate(shifts):
@@ -138,6 +165,7 @@ def add_shift(st: Station, fields: dict[str, str], *, operator: str | None) -> d
         raise BadInput("shift", "; ".join(problems))
     with st.ledger.transaction():
         chosen, new_people = _match_people(st, [shift])
+        _check_ages(st, [shift], chosen)
         body = _shift_body(shift, chosen[0])
         if roster_read.shift_on_roster(st.ledger.conn, body["key"]):
             raise BadInput("shift", f"that shift is already on the roster ({body['key']})")
@@ -168,6 +196,7 @@ def change_shift(
             shift, problems = parse_shift_fields(merged, st.clock.now().date())
         if shift is None:
             raise BadInput("shift", "; ".join(problems))
+        _check_ages(st, [shift], {0: current["badge"]})
         body = {
             "key": key,
             "day": shift.day.isoformat(),

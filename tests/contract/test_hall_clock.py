@@ -58,7 +58,7 @@ def test_a_station_a_day_ahead_moves_neither_the_stamps_nor_the_days_of_the_othe
 
     ok(booth2("sell", "B200", "--qty", "1", "--as", "S1"))
     ok(night.manager("staff", "add", "--name", "Late Volunteer", "--badge", "V9", "--role",
-                     "seller"))  # fmt: skip
+                     "seller", "--dob", "1990-01-01"))  # fmt: skip
     now_ms = Stamp.parse(f"{int(_ms(TRAINING_NOW)):013d}.00000").wall_ms
     for directory, origin in ((booth2.directory, "booth-2"),
                               (night.manager.directory, "manager")):  # fmt: skip

@@ -121,6 +121,8 @@ def test_virginia_defaults() -> None:
     assert VA.to_mapping() == {
         "prize_cap": "2000.00",
         "minimum_age": 18,
+        "worker_minimum_age": 14,  # 11VAC20-20-60 E: 14 through 17 with consent
+        "operator_minimum_age": 18,  # 11VAC20-20-60 E: management or operation of bingo
         "seal_claim_days": 30,
         "progressive_carry_days": 30,
         "commingle_additional_deals": 1,

@@ -104,7 +104,12 @@ def build_hall(root: Path, urls: dict[str, str]) -> dict[str, Path]:
             (SELLER, "Sam Seller", ["seller", "redeemer"]),
         ):
             staff.add_staff(
-                st, badge=badge, name=name, roles=roles, date_of_birth=None, operator=MANAGER
+                st,
+                badge=badge,
+                name=name,
+                roles=roles,
+                date_of_birth="1980-01-01",
+                operator=MANAGER,
             )
         settings.set_house_rule(st, "kiosk-pull-tab-sales", "on", operator=MANAGER)
         for n, card in enumerate(PLAYERS):

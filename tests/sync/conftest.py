@@ -57,7 +57,7 @@ def build_hall(root: Path, booths: list[str]) -> Hall:
             badge="M1",
             name="Mary Manager",
             roles=["manager"],
-            date_of_birth=None,
+            date_of_birth="1970-01-01",
             operator=None,
         )
         staff.add_staff(
@@ -65,7 +65,7 @@ def build_hall(root: Path, booths: list[str]) -> Hall:
             badge="S1",
             name="Sam Seller",
             roles=["seller", "redeemer"],
-            date_of_birth=None,
+            date_of_birth="1990-05-05",
             operator="M1",
         )
         for name in ["manager", *booths]:

@@ -41,7 +41,7 @@ def set_pins(manager: Path) -> None:
     runs: the test process opens the station itself)."""
     added = booth(
         manager, "staff", "add", "--name", "Tess Treasurer", "--badge", "T400", "--role",
-        "treasurer", *M,
+        "treasurer", "--dob", "1975-03-03", *M,
     )  # fmt: skip
     assert added.exit_code == 0, added.stderr
     previous = os.environ.get("BOOTH_NOW")

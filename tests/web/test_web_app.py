@@ -417,7 +417,10 @@ def test_every_route_shows_each_role_only_its_sections(selling: Hall) -> None:
     """Each route x each role: the dashboard, its live updates and its JSON carry the role's
     sections only, and so do the PDFs (a treasurer's day report has no exceptions)."""
     for role, badge in (("treasurer", "T1"), ("inspector", "I1")):
-        added = selling("staff", "add", "--name", f"{role} one", "--badge", badge, "--role", role)
+        added = selling(
+            "staff", "add", "--name", f"{role} one", "--badge", badge, "--role", role,
+            "--dob", "1980-01-01",
+        )  # fmt: skip
         assert added.exit_code == 0, added.stderr
     assert selling("sell", "A123456", "--qty", "3", "--as", "S1").exit_code == 0
     assert selling("redeem", "A123456/0001/500", "--as", "S1").exit_code == 0

@@ -23,7 +23,12 @@ CREATE TABLE p_stations (
 CREATE TABLE p_staff (
     badge TEXT PRIMARY KEY, name TEXT NOT NULL, roles TEXT NOT NULL, date_of_birth TEXT,
     added_by TEXT, added_hlc TEXT NOT NULL, active INTEGER NOT NULL DEFAULT 1
-)
+);
+CREATE TABLE p_parental_consents (
+    badge TEXT NOT NULL, name TEXT NOT NULL, guardian TEXT NOT NULL, signed TEXT NOT NULL,
+    by TEXT, origin TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_parental_consents_badge ON p_parental_consents (badge)
 """
 
 
@@ -96,9 +101,24 @@ def _staff_added(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -
     )
 
 
+def _consent(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_parental_consents VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            body["badge"],
+            body["name"],
+            body["guardian"],
+            body["signed"],
+            body.get("by"),
+            event.origin,
+            event.seq,
+        ),
+    )
+
+
 HALL = Projection(
     name="hall",
-    version=3,
+    version=4,
     schema=SCHEMA,
     handlers={
         "HallCreated": _hall_created,
@@ -106,6 +126,7 @@ HALL = Projection(
         "StationJoined": _station_certified,
         "StaffAdded": _staff_added,
         "ShiftsImported": _roster_staff,
+        "ParentalConsentRecorded": _consent,
     },
 )
 
@@ -220,6 +241,16 @@ def active_staff_member(conn: sqlite3.Connection, badge: str) -> tuple[str, str,
         ).fetchall()
         row = rows[0] if len(rows) == 1 else None
     return None if row is None else (row[0], row[1], list(json.loads(row[2])))
+
+
+def parental_consent(conn: sqlite3.Connection, badge: str) -> tuple[str, str] | None:
+    """(guardian, signed) of the earliest-signed written consent on file for `badge`."""
+    row = conn.execute(
+        "SELECT guardian, signed FROM p_parental_consents WHERE badge = ? "
+        "ORDER BY signed, origin, seq LIMIT 1",
+        (badge,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
 
 
 def has_manager(conn: sqlite3.Connection) -> bool:
