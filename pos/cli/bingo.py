@@ -454,12 +454,7 @@ def paper_reconcile(ctx: click.Context, session: str) -> None:
         ctx,
         [line.to_dict() for line in lines],
         lambda: (
-            "\n".join(
-                f"{r.series}: opening {r.counts['opening']} ({', '.join(r.opening) or '-'}), sold "
-                f"{r.counts['sold']} ({', '.join(r.sold) or '-'}), voided {r.counts['voided']}, "
-                f"closing {r.counts['closing']} ({', '.join(r.closing) or '-'})"
-                for r in lines
-            )
+            "\n".join(paper_service.reconciliation_text(r) for r in lines)
             or "No paper moved in that session."
         ),
     )

@@ -1,6 +1,7 @@
 """Rule D: workers may not buy what they help sell, nor play the bingo they work.
 
-Pure: the roster's shifts and the ledger's record of who sold or redeemed what are passed in.
+Pure: the roster's shifts and the ledger's record of who sold or redeemed what, and who worked
+which bingo session, are passed in.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ class Involvement:
     serial: str
     day: date
     what: str  # "sold" or "redeemed"
+
+
+@dataclass(frozen=True)
+class SessionWork:
+    """From the ledger: this person worked a bingo session (on its hall day), doing `what`
+    ("sold bingo paper", "paid a bingo prize", "counted the cash", ...)."""
+
+    session: str
+    day: date
+    what: str
 
 
 def same_organisation(a: str, b: str) -> bool:
@@ -94,11 +105,28 @@ def check_bingo_play(
     zone: ZoneInfo,
     shifts: Iterable[Shift],
     session: str | None = None,
+    worked: Iterable[SessionWork] = (),
+    working_now: bool = False,
 ) -> Decision:
-    """May `who` play bingo (rent a device) at `session`, held on `game_date`? Not at a session
-    they work or intend to work (rule D): rostered to work bingo (or manage) for this
-    organisation at that session (a shift that names it), or that day (a shift that names no
-    session), from before the shift starts."""
+    """May `who` play bingo (buy its paper, enter its games, rent a device) at `session`, held
+    on `game_date`? Not at a session they work or intend to work (rule D): rostered to work
+    bingo (or manage) for this organisation at that session (a shift that names it), or that
+    day (a shift that names no session), from before the shift starts; nor when the record
+    shows them working that session (`worked`: selling, paying, counting, recording its games,
+    on a roster or not), or they are the one ringing up this very sale (`working_now`)."""
+    if working_now:
+        return Decision.refuse(
+            "D",
+            f"{who} is working session {session or game_date.isoformat()} at this sale: no one "
+            "who works a bingo session plays at it",
+        )
+    for item in worked:
+        if item.session == session or (session is None and item.day == game_date):
+            return Decision.refuse(
+                "D",
+                f"{who} {item.what} at session {item.session} (the ledger's record): no one who "
+                "works a bingo session plays at it",
+            )
     for shift in shifts:
         if shift.duty not in BINGO_DUTIES or not same_organisation(
             shift.organisation, organisation

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pos.domain.bingo_paper import PaperMove, paper_figures, stock_after
 from pos.domain.checks import bingo as bingo_checks
 from pos.domain.money import CENTS, format_amount, parse_amount, parse_count
 from pos.errors import BadInput, NotFound, refuse
@@ -106,9 +107,9 @@ class PaperReconciliation:
 
 
 def ranges(audits: list[int]) -> list[tuple[int, int]]:
-    """Consecutive audit numbers as (first, last) runs."""
+    """Consecutive audit numbers as (first, last) runs (a number moved twice shows once)."""
     out: list[tuple[int, int]] = []
-    for audit in sorted(audits):
+    for audit in sorted(set(audits)):
         if out and audit == out[-1][1] + 1:
             out[-1] = (out[-1][0], audit)
         else:
@@ -536,7 +537,9 @@ def sales(st: Station, sessions: list[str]) -> list[SaleView]:
 def reconcile_paper(st: Station, session: str) -> list[PaperReconciliation]:
     """The session's paper by audit numbers, per series: opening (in stock when the session
     opened), received during it, sold, returned, voided, and closing (in stock at its close, or
-    now while it is open). closing = opening + received - sold + returned - voided."""
+    now while it is open). Every movement counts, so closing = opening + received - sold +
+    returned - voided (pos.domain.bingo_paper): a sheet sold, handed back and sold again is
+    sold twice and returned once."""
     conn = st.ledger.conn
     bounds = paper_read.session_bounds(conn, session)
     if bounds is None:
@@ -545,34 +548,49 @@ def reconcile_paper(st: Station, session: str) -> list[PaperReconciliation]:
     end = closed or "9" * 30
     out = []
     for series in paper_read.all_series(conn):
-        opening = paper_read.sheets_by_state_at(conn, series.series, opened)
-        received = paper_read.sheets_received_between(conn, series.series, opened, end)
-        sold = paper_read.sheets_sold_in(conn, series.series, session)
-        returned = paper_read.sheets_returned_in(conn, series.series, session)
-        voided = paper_read.sheets_voided_in(conn, series.series, session)
-        closing = sorted((set(opening) | set(received)) - set(sold) - set(voided))
-        if not (opening or received or sold or voided or returned):
+        opening = stock_after(
+            PaperMove(kind, audit)
+            for kind, audit in paper_read.paper_moves_before(conn, series.series, opened)
+        )
+        moves = [
+            PaperMove(kind, audit, session)
+            for kind, audit in paper_read.paper_moves_in(conn, series.series, session, opened, end)
+        ]
+        if not (opening or moves):
             continue
+        figures = paper_figures(opening, moves)
         out.append(
             PaperReconciliation(
                 series=series.series,
                 manufacturer=series.manufacturer,
                 faces=series.faces,
                 progressive=series.progressive,
-                opening=range_text(opening),
-                received=range_text(received),
-                sold=range_text(sold),
-                returned=range_text(returned),
-                voided=range_text(voided),
-                closing=range_text(closing),
-                counts={
-                    "opening": len(opening),
-                    "received": len(received),
-                    "sold": len(sold),
-                    "returned": len(returned),
-                    "voided": len(voided),
-                    "closing": len(closing),
-                },
+                opening=range_text(sorted(figures.opening)),
+                received=range_text(list(figures.moved["received"])),
+                sold=range_text(list(figures.moved["sold"])),
+                returned=range_text(list(figures.moved["returned"])),
+                voided=range_text(list(figures.moved["voided"])),
+                closing=range_text(sorted(figures.closing)),
+                counts=figures.counts(),
             )
         )
     return out
+
+
+def reconciliation_text(line: PaperReconciliation) -> str:
+    """One series' line as the CLI and the screens say it, every column of the arithmetic."""
+    c = line.counts
+
+    def column(name: str, audits: list[str]) -> str:
+        return f"{name} {c[name]} ({', '.join(audits) or '-'})"
+
+    return f"{line.series}: " + ", ".join(
+        (
+            column("opening", line.opening),
+            f"+ {column('received', line.received)}",
+            f"- {column('sold', line.sold)}",
+            f"+ {column('returned', line.returned)}",
+            f"- {column('voided', line.voided)}",
+            f"= {column('closing', line.closing)}",
+        )
+    )

@@ -245,8 +245,19 @@ def form_flowables(report: dict[str, Any]) -> list[Any]:
             styles["Normal"],
         )
     )
+    # Every movement of paper is a column of the sum the form prints (issue #28).
+    columns = ("opening", "received", "sold", "returned", "voided", "closing")
     paper_rows: list[list[Any]] = [
-        ["Session", "Series", "Opening", "Sold", "Returned", "Voided", "Closing"]
+        [
+            "Session",
+            "Series",
+            "Opening",
+            "+ Received",
+            "- Sold",
+            "+ Returned",
+            "- Voided",
+            "= Closing",
+        ]
     ]
     for session, series_lines in bingo["paper"].items():
         for r in series_lines:
@@ -255,15 +266,21 @@ def form_flowables(report: dict[str, Any]) -> list[Any]:
                 [
                     session,
                     r["series"],
-                    Paragraph(f"{c['opening']}: {escape(', '.join(r['opening']) or '-')}", cell),
-                    Paragraph(f"{c['sold']}: {escape(', '.join(r['sold']) or '-')}", cell),
-                    Paragraph(f"{c['returned']}: {escape(', '.join(r['returned']) or '-')}", cell),
-                    Paragraph(f"{c['voided']}: {escape(', '.join(r['voided']) or '-')}", cell),
-                    Paragraph(f"{c['closing']}: {escape(', '.join(r['closing']) or '-')}", cell),
+                    *(
+                        Paragraph(f"{c[name]}: {escape(', '.join(r[name]) or '-')}", cell)
+                        for name in columns
+                    ),
                 ]
             )
     if len(paper_rows) > 1:
         out.append(Spacer(1, 6))
         out.append(Paragraph("Bingo paper by audit number", styles["Heading4"]))
-        out.append(Table(paper_rows, colWidths=[60, 40, 90, 90, 70, 60, 90], style=grid))
+        out.append(
+            Paragraph(
+                "Closing = opening + received - sold + returned - voided: each sheet counted "
+                "once per movement.",
+                cell,
+            )
+        )
+        out.append(Table(paper_rows, colWidths=[55, 35, 75, 65, 75, 60, 60, 75], style=grid))
     return out

@@ -110,21 +110,31 @@ def _pull_tab_rule_d(st: Station, buyer: Buyer, serial: str) -> Decision:
 
 
 def bingo_decision(
-    st: Station, buyer: Buyer, game_date: date, session: str | None = None
+    st: Station,
+    buyer: Buyer,
+    game_date: date,
+    session: str | None = None,
+    *,
+    seller: str | None = None,
 ) -> Decision:
-    """Bingo products (device rentals): may `buyer` play at `session`, on `game_date`?"""
+    """Bingo products (paper, entries, device rentals): may `buyer` play at `session`, on
+    `game_date`? Not if the roster or the record shows them working it, nor if they are the
+    `seller` ringing up this sale."""
     for decision in (identity_decision(st, buyer), _near_match(buyer)):
         if not decision.allowed:
             return decision
-    if buyer.staff_badge is None:
+    badge = buyer.staff_badge
+    if badge is None:
         return Decision.allow()
     return check_bingo_play(
         who=buyer.initials,
         organisation=st.hall.organisation,
         game_date=game_date,
         zone=ZoneInfo(st.hall.time_zone),
-        shifts=_shifts(st, buyer.staff_badge, (game_date, game_date - timedelta(days=1)), session),
+        shifts=_shifts(st, badge, (game_date, game_date - timedelta(days=1)), session),
         session=session,
+        worked=roster_read.bingo_work(st.ledger.conn, badge, session, game_date),
+        working_now=seller == badge,
     )
 
 
@@ -187,7 +197,7 @@ class BingoPlayers:
         assert person is not None
         session = self.session
         decision = bingo_decision(
-            self.st, person, date.fromisoformat(session.game_date), session.id
+            self.st, person, date.fromisoformat(session.game_date), session.id, seller=self.by
         )
         approver = self.st.operator(self.manager, "manager") if self.manager else None
         enforce_for_buyer(

@@ -1,11 +1,12 @@
 """Bingo paper by audit number, as the log says it is: lots received, sheets issued, voided,
-sold and returned, admission packs and their sales."""
+sold and returned, admission packs and their sales. Every movement of a sheet (received, sold,
+returned, voided) is kept in `p_paper_moves`, so a session's reconciliation counts each one."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,13 @@ CREATE TABLE p_paper_returns (
     series TEXT NOT NULL, audit INTEGER NOT NULL, session TEXT NOT NULL, hlc TEXT NOT NULL
 );
 CREATE INDEX p_paper_returns_session ON p_paper_returns (session);
+CREATE TABLE p_paper_moves (
+    series TEXT NOT NULL, audit INTEGER NOT NULL, kind TEXT NOT NULL, session TEXT,
+    hlc TEXT NOT NULL, origin TEXT NOT NULL, seq INTEGER NOT NULL,
+    PRIMARY KEY (origin, seq, series, audit)
+);
+CREATE INDEX p_paper_moves_session ON p_paper_moves (series, session);
+CREATE INDEX p_paper_moves_hlc ON p_paper_moves (series, hlc);
 CREATE TABLE p_bingo_packs (
     name TEXT PRIMARY KEY, price INTEGER NOT NULL, games TEXT NOT NULL, items TEXT NOT NULL,
     hlc TEXT NOT NULL
@@ -48,6 +56,22 @@ CREATE TABLE p_paper_sales (
 CREATE INDEX p_paper_sales_session ON p_paper_sales (session);
 CREATE INDEX p_paper_sales_receipt ON p_paper_sales (origin, receipt)
 """
+
+
+def _moves(
+    conn: sqlite3.Connection,
+    event: Event,
+    kind: str,
+    session: str | None,
+    sheets: Iterable[tuple[str, int]],
+) -> None:
+    conn.executemany(
+        "INSERT OR IGNORE INTO p_paper_moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            (series, audit, kind, session, event.hlc, event.origin, event.seq)
+            for series, audit in sheets
+        ),
+    )
 
 
 def _received(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -79,6 +103,7 @@ def _received(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> N
         "VALUES (?, ?, ?, 'stock', ?)",
         ((series, audit, holder, event.hlc) for audit in range(first, last + 1)),
     )
+    _moves(conn, event, "received", None, ((series, a) for a in range(first, last + 1)))
 
 
 def _issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -90,6 +115,13 @@ def _issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> Non
 
 
 def _voided(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    series = body["series"]
+    in_stock = conn.execute(
+        "SELECT audit FROM p_paper_sheets WHERE series = ? AND audit BETWEEN ? AND ? "
+        "AND state = 'stock'",
+        (series, int(body["first"]), int(body["last"])),
+    ).fetchall()
+    _moves(conn, event, "voided", body["session"], ((series, int(r[0])) for r in in_stock))
     conn.execute(
         "UPDATE p_paper_sheets SET state = 'voided', voided_hlc = ?, voided_session = ? "
         "WHERE series = ? AND audit BETWEEN ? AND ? AND state = 'stock'",
@@ -130,6 +162,17 @@ def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
             event.hlc,
         ),
     )
+    _moves(
+        conn,
+        event,
+        "sold",
+        body["session"],
+        (
+            (item["series"], audit)
+            for item in sheets
+            for audit in range(int(item["first"]), int(item["last"]) + 1)
+        ),
+    )
     # A sale from another station may arrive before the paper's receipt: its sheets are then
     # on file as sold, and the receipt (INSERT OR IGNORE) leaves them so.
     for item in sheets:
@@ -160,6 +203,21 @@ def _returned(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> N
     conn.execute(
         "UPDATE p_paper_sales SET returned = 1 WHERE origin = ? AND seq = ?", (origin, seq)
     )
+    sale = conn.execute(
+        "SELECT sheets FROM p_paper_sales WHERE origin = ? AND seq = ?", (origin, seq)
+    ).fetchone()
+    if sale is not None:
+        _moves(
+            conn,
+            event,
+            "returned",
+            body["session"],
+            (
+                (item["series"], audit)
+                for item in json.loads(sale[0])
+                for audit in range(int(item["first"]), int(item["last"]) + 1)
+            ),
+        )
     for series, audit in conn.execute(
         "SELECT series, audit FROM p_paper_sheets WHERE sale_origin = ? AND sale_seq = ?",
         (origin, seq),
@@ -177,7 +235,7 @@ def _returned(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> N
 
 BINGO_PAPER = Projection(
     name="bingo_paper",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "PaperReceived": _received,
@@ -376,59 +434,26 @@ def session_bounds(conn: sqlite3.Connection, session: str) -> tuple[str, str | N
     return (row[0], row[1]) if row else None
 
 
-def sheets_by_state_at(conn: sqlite3.Connection, series: str, at: str) -> list[int]:
-    """Audit numbers of a series in stock (received, not sold, not voided) at hlc `at`."""
+def paper_moves_before(conn: sqlite3.Connection, series: str, at: str) -> list[tuple[str, int]]:
+    """(kind, audit) of every movement of a series' sheets recorded before clock stamp `at`."""
     return [
-        int(r[0])
+        (r[0], int(r[1]))
         for r in conn.execute(
-            "SELECT audit FROM p_paper_sheets WHERE series = ? AND received_hlc < ? "
-            "AND (sold_hlc IS NULL OR sold_hlc >= ?) AND (voided_hlc IS NULL OR voided_hlc >= ?) "
-            "ORDER BY audit",
-            (series, at, at, at),
+            "SELECT kind, audit FROM p_paper_moves WHERE series = ? AND hlc < ?", (series, at)
         )
     ]
 
 
-def sheets_received_between(
-    conn: sqlite3.Connection, series: str, low: str, high: str
-) -> list[int]:
+def paper_moves_in(
+    conn: sqlite3.Connection, series: str, session: str, low: str, high: str
+) -> list[tuple[str, int]]:
+    """(kind, audit) of each movement of a series' sheets in a session: sold, returned and
+    voided there, and received between its clock stamps `low` and `high`."""
     return [
-        int(r[0])
+        (r[0], int(r[1]))
         for r in conn.execute(
-            "SELECT audit FROM p_paper_sheets WHERE series = ? AND received_hlc >= ? "
-            "AND received_hlc < ? ORDER BY audit",
-            (series, low, high),
-        )
-    ]
-
-
-def sheets_sold_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
-    return [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT audit FROM p_paper_sheets WHERE series = ? AND state = 'sold' "
-            "AND sold_session = ? ORDER BY audit",
-            (series, session),
-        )
-    ]
-
-
-def sheets_voided_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
-    return [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT audit FROM p_paper_sheets WHERE series = ? AND state = 'voided' "
-            "AND voided_session = ? ORDER BY audit",
-            (series, session),
-        )
-    ]
-
-
-def sheets_returned_in(conn: sqlite3.Connection, series: str, session: str) -> list[int]:
-    return [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT audit FROM p_paper_returns WHERE series = ? AND session = ? ORDER BY audit",
-            (series, session),
+            "SELECT kind, audit FROM p_paper_moves WHERE series = ? AND (session = ? OR "
+            "(kind = 'received' AND hlc >= ? AND hlc < ?))",
+            (series, session, low, high),
         )
     ]

@@ -1,4 +1,5 @@
-"""Shifts, and who the ledger says sold or redeemed what on which day (rule D).
+"""Shifts, who the ledger says sold or redeemed what on which day, and who it shows working
+which bingo session (rule D).
 
 `p_block_exceptions` lists purchases that rule D would have refused had the station known then
 what it learned by sync later: a worker who sold on another station minutes before buying.
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from datetime import date, time, timedelta
 from typing import Any
 
-from pos.domain.eligibility import Involvement
+from pos.domain.eligibility import Involvement, SessionWork
 from pos.domain.event_time import legal_day
 from pos.domain.roster import Shift
 from pos.ledger.events import Event
@@ -33,6 +34,12 @@ CREATE TABLE p_involvement (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (badge, serial, day, what)
 );
 CREATE INDEX p_involvement_day ON p_involvement (badge, day);
+CREATE TABLE p_bingo_work (
+    badge TEXT NOT NULL, session TEXT NOT NULL, day TEXT NOT NULL, what TEXT NOT NULL,
+    origin TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (origin, seq)
+);
+CREATE INDEX p_bingo_work_badge ON p_bingo_work (badge, session);
+CREATE INDEX p_bingo_work_day ON p_bingo_work (badge, day);
 CREATE TABLE p_purchases (
     origin TEXT NOT NULL, seq INTEGER NOT NULL, buyer_staff TEXT NOT NULL, serial TEXT NOT NULL,
     day TEXT NOT NULL, PRIMARY KEY (origin, seq)
@@ -179,6 +186,37 @@ def _redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> N
     _involved(conn, event, body.get("by"), body["serial"], "redeemed")
 
 
+# What each event of a bingo session says its `by` did there: whoever the record shows working
+# a session (selling its paper, packs, entries or rentals, paying its prizes, counting its cash,
+# recording its games) is a worker of it, on the roster or not (rule D).
+BINGO_WORK = {
+    "PaperSold": "sold bingo paper",
+    "PaperReturned": "took back bingo paper",
+    "PaperVoided": "voided bingo paper",
+    "DecisionEntered": "sold decision bingo entries",
+    "DecisionFeesCollected": "collected decision bingo fees",
+    "DecisionPrizeAnnounced": "announced a decision bingo prize",
+    "ProgressivePlayed": "recorded a progressive game's calls",
+    "BingoPrizePaid": "paid a bingo prize",
+    "ChestSold": "sold treasure chest entries",
+    "ChestParticipantChosen": "chose the treasure chest participant",
+    "ChestOpened": "tried the treasure chest's keys",
+    "DeviceRented": "rented out a bingo device",
+    "DrawerCounted": "counted the cash",
+    "CountVerified": "verified a cash count",
+}
+
+
+def _worked(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    badge, session = body.get("by"), body.get("session")
+    if not badge or not session:
+        return
+    conn.execute(
+        "INSERT OR IGNORE INTO p_bingo_work VALUES (?, ?, ?, ?, ?, ?)",
+        (badge, session, _hall_day(conn, event), BINGO_WORK[event.kind], event.origin, event.seq),
+    )
+
+
 def _verdict(body: dict[str, Any]) -> str:
     """The refusal's verdict: a field of the event since the one money path (#26). One written
     before then says it only in its sentence, which was always worded so for a near match."""
@@ -206,7 +244,7 @@ def _blocked(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
 
 ROSTER = Projection(
     name="roster",
-    version=3,
+    version=4,
     schema=SCHEMA,
     handlers={
         "ShiftsImported": _shifts,
@@ -216,6 +254,7 @@ ROSTER = Projection(
         "WinnerRedeemed": _redeemed,
         "SealPrizePaid": _redeemed,
         "PurchaseBlocked": _blocked,
+        **dict.fromkeys(BINGO_WORK, _worked),
     },
 )
 
@@ -287,6 +326,21 @@ def involvement_in(conn: sqlite3.Connection, badge: str, serial: str) -> list[In
             "SELECT serial, day, what FROM p_involvement WHERE badge = ? AND serial = ? "
             "ORDER BY day LIMIT 1",
             (badge, serial),
+        )
+    ]
+
+
+def bingo_work(
+    conn: sqlite3.Connection, badge: str, session: str | None, day: date
+) -> list[SessionWork]:
+    """What the ledger shows a person doing at `session` (or, with none, at any session on
+    `day`): one row per kind of work is enough."""
+    return [
+        SessionWork(row[0], date.fromisoformat(row[1]), row[2])
+        for row in conn.execute(
+            "SELECT session, day, min(what) FROM p_bingo_work WHERE badge = ? AND "
+            "(session = ? OR (? IS NULL AND day = ?)) GROUP BY session, day ORDER BY day",
+            (badge, session, session, day.isoformat()),
         )
     ]
 
