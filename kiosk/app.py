@@ -85,7 +85,8 @@ def make_app(
     from kiosk.ui.front import Front
 
     class BoothApp(App):  # type: ignore[misc]
-        """Small on purpose: the Front holds the screens, the runtime holds the station."""
+        """Small on purpose: the Front holds the screens (the start-up screen first), the
+        runtime holds the station."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -93,17 +94,21 @@ def make_app(
             self.error: BaseException | None = None
 
         def build(self) -> Any:
-            self.front.start()
-            info = runtime.info
-            self.title = f"Booth · {info.station} ({info.role})" if info else "Booth"
+            self.title = "Booth · starting"
+            self.front.start(ready=self._ready, failed=self._failed)
             return self.front.root
 
-        def on_start(self) -> None:
+        def _ready(self, info: Any) -> None:
+            self.title = f"Booth · {info.station} ({info.role})"
             Window.bind(on_flip=self._flipped)
+
+        def _failed(self, error: BaseException) -> None:
+            self.error = error
+            self.stop()
 
         def _flipped(self, *_: object) -> None:
             Window.unbind(on_flip=self._flipped)
-            if exit_after is not None:  # counted from the first frame
+            if exit_after is not None:  # counted from the station's first frame
                 Clock.schedule_once(lambda _dt: self.stop(), exit_after)
             if screenshot is not None:
                 from kiosk.ui.capture import save_window

@@ -173,8 +173,35 @@ class StationRuntime:
         self.change_listeners: list[Callable[[], None]] = []
         self._serve_control = control
         self.control: ControlServer | None = None
+        #: told (on the UI thread) each step of a rebuild while the station opens: (done, total)
+        self.start_up_listeners: list[Callable[[int, int], None]] = []
+        self._starting: threading.Thread | None = None
+        self._say_rebuild = rebuild_lines(log.warning)
 
     # -- start and stop -----------------------------------------------------------------------
+
+    def start_in_background(
+        self, done: Callable[[StationInfo], None], failed: Callable[[BaseException], None]
+    ) -> None:
+        """`start()` on a thread of its own, so that the screen draws while the station opens
+        (a rebuild after an upgrade takes as long as the ledger); `done(info)` or
+        `failed(error)` then runs on the UI thread."""
+
+        def starting() -> None:
+            try:
+                info = self.start()
+            except BaseException as error:
+                self.post(partial(failed, error))
+                return
+            self.post(partial(done, info))
+
+        self._starting = threading.Thread(target=starting, name="booth-start", daemon=True)
+        self._starting.start()
+
+    def _rebuilding(self, done: int, total: int) -> None:  # the worker's thread
+        self._say_rebuild(done, total)
+        for listener in list(self.start_up_listeners):
+            self.post(partial(listener, done, total))
 
     def start(self) -> StationInfo:
         # Until its control socket listens, a command waits for this owner (pos/cli/owner_start).
@@ -186,7 +213,7 @@ class StationRuntime:
                 self.directory,
                 environ=self._environ,
                 clock=self._clock,
-                progress=rebuild_lines(log.warning),
+                progress=self._rebuilding,
             )
         )
         try:
@@ -285,6 +312,10 @@ class StationRuntime:
     def stop(self) -> None:
         """The control socket, scanner, sync, then the worker (its queued work and print jobs
         finish first)."""
+        starting = self._starting
+        if starting is not None and starting is not threading.current_thread():
+            # stopped while it opens: the open (a rebuild: one transaction) ends first
+            starting.join()
         control, self.control = self.control, None
         if control is not None:
             control.stop()

@@ -17,13 +17,14 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from kiosk import i18n, usb
 from kiosk.cash import CashDesk
-from kiosk.runtime import DeviceState, StationRuntime
+from kiosk.runtime import DeviceState, StationInfo, StationRuntime
 from kiosk.ui import theme as t
 from kiosk.ui.bridge import UiPoster
 from kiosk.ui.roles import IdleWatch, LockWatch, Tab, build_role
+from kiosk.ui.start_up import StartUpView
 from kiosk.ui.theme import rgba, theme
 from kiosk.ui.widgets import KeyboardHost, Row, TouchButton
-from kiosk.viewmodels import common
+from kiosk.viewmodels import common, start_up
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
 from pos.services import kiosk_cash
@@ -101,6 +102,12 @@ class Front:
         self.status = StatusBar()
         self.keyboard = OnScreenKeyboard(self.hide_keyboard)
         KeyboardHost.current = self
+        self.starting: StartUpView | None = None  # shown until the station is open
+        self.error: BaseException | None = None  # why the station did not open
+        self.stopped = False
+        self._shown = False  # the role's screens are up
+        self._ready: Callable[[StationInfo], None] | None = None
+        self._start_failed: Callable[[BaseException], None] | None = None
 
     def _paint(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.root.pos, self.root.size
@@ -111,16 +118,61 @@ class Front:
 
     # -- lifetime -----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        info = self.runtime.start()
+    def start(
+        self,
+        *,
+        ready: Callable[[StationInfo], None] | None = None,
+        failed: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        """Show the start-up screen and open the station off the UI thread; then the role's
+        screens, and `ready(info)` (or `failed(error)`: the station did not open)."""
+        self._ready, self._start_failed = ready, failed
+        name = start_up.station_name(self.runtime.directory)
+        self.starting = StartUpView()
+        self.starting.show(start_up.opening(name))
+        self.root.add_widget(self.starting)
+
+        def rebuilding(done: int, total: int) -> None:
+            if self.starting is not None:
+                self.starting.show(start_up.rebuilding(name, done, total))
+
+        self.runtime.start_up_listeners.append(rebuilding)
+        self.runtime.start_in_background(self._started, self._not_started)
+
+    @property
+    def started(self) -> bool:
+        """The station is open and the role's screens show."""
+        return self._shown and not self.stopped
+
+    def _not_started(self, error: BaseException) -> None:
+        self.error = error
+        if self._start_failed is not None:
+            self._start_failed(error)
+        else:
+            log.error("the station did not start", exc_info=error)
+
+    def _started(self, info: StationInfo) -> None:
+        if self.stopped:  # closed while it opened
+            return
+        self.runtime.start_up_listeners.clear()
+        try:
+            self._show_role(info)
+        except BaseException as error:
+            self.runtime.stop()
+            self._not_started(error)
+            return
+        if self.starting is not None:
+            self.root.remove_widget(self.starting)
+            self.starting = None
+        self._shown = True
+        if self._ready is not None:
+            self._ready(info)
+
+    def _show_role(self, info: StationInfo) -> None:
         self.role = info.role
         i18n.set_language(i18n.DEFAULT)  # a kiosk starts in its own language, normal text
         theme.text_scale = 1.0
-        try:
-            tabs, self.home = build_role(self)
-        except BaseException:
-            self.runtime.stop()
-            raise
+        tabs, self.home = build_role(self)
         if tabs:
             self.nav = NavBar(tabs, self.go, self.log_out)
         self.root.add_widget(self.stage)
@@ -155,6 +207,7 @@ class Front:
             refresh()
 
     def stop(self) -> None:
+        self.stopped = True
         if KeyboardHost.current is self:
             KeyboardHost.current = None
         self.runtime.scan_handler = None

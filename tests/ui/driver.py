@@ -5,6 +5,7 @@ every one for targets smaller than 9 mm and text that does not fit."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,10 @@ class Driver:
         printer: Any = None,
         dispenser: Any = AUTO,
         idle_timeout: float | None = None,
+        wait_started: bool = True,
     ) -> None:
+        """`wait_started=False`: back at once, the start-up screen showing while the station
+        opens (`until_started()` waits for the role's screens)."""
         EventLoop.ensure_window()
         Window.size = SIZES["800x480"]
         self.fake_printer = FakePrinter(directory.name)
@@ -54,7 +58,24 @@ class Driver:
         Window.add_widget(self.front.root)
         self.screenshots = screenshots
         self.closed = False
+        if wait_started:
+            self.until_started()
+
+    def until_started(self, timeout: float = 60.0) -> None:
+        """Until the station is open and its role's first screen is drawn (frames drawn
+        meanwhile, as a window would); raises what opening the station raised."""
+        self.until(lambda: self.front.started or self.front.error is not None, timeout)
+        if self.front.error is not None:
+            raise self.front.error
         self.settle()
+
+    def until(self, condition: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Draw frames until `condition()` holds (posts from other threads run meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen did not get there: {self.text()!r}")
+            EventLoop.idle()
 
     def close(self) -> None:
         if self.closed:
@@ -161,14 +182,16 @@ class Driver:
 
     # -- looking --------------------------------------------------------------------------------
 
-    def shot(self, name: str, *, both: bool = True) -> list[Path]:
+    def shot(self, name: str, *, both: bool = True, settle: bool = True) -> list[Path]:
         """Screenshots at 800x480 and 1920x1080 (`both=False`: 800x480 only, for a second
         state of a screen already shot at both); each is checked for small targets, text that
-        does not fit and widgets sticking out of their box. Returns the files."""
+        does not fit and widgets sticking out of their box. Returns the files. `settle=False`:
+        as the screen is, while the station is busy (the start-up screen during a rebuild)."""
         files = []
         for label, size in SIZES.items() if both else [("800x480", SIZES["800x480"])]:
             Window.size = size
-            self.settle()
+            if settle:
+                self.settle()
             self.frames(2)
             problems = self.small_targets() + self.clipped_text() + self.outside()
             assert not problems, f"{name} at {label}: " + "; ".join(problems)
@@ -176,7 +199,9 @@ class Driver:
             save_window(final)
             files.append(final)
         Window.size = SIZES["800x480"]
-        self.settle()
+        if settle:
+            self.settle()
+        self.frames(2)
         return files
 
     def small_targets(self) -> list[str]:
