@@ -433,3 +433,32 @@ def report_annual(
         result = books_quarter.state_report(st, "annual", year, None, template)
     _write(result, xlsx, pdf, csv)
     emit(ctx, result, lambda: _state_text(result))
+
+
+@report.command("quarter-final")
+@click.option("--year", type=YEAR, required=True)
+@click.option("--quarter", "q", type=click.IntRange(1, 4), required=True)
+@_outputs
+@operator_option
+@json_option
+@click.pass_context
+def report_quarter_final(
+    ctx: click.Context,
+    year: int,
+    q: int,
+    template: Path | None,
+    csv: Path | None,
+    pdf: Path | None,
+    xlsx: Path | None,
+    operator: str | None,
+) -> None:
+    """The quarter's final report, to sign and file (Form 102): recorded as produced, so a
+    session opened into the quarter afterwards has to say so (rule GAMEDATE)."""
+    with state(ctx).open_station() as st:
+        result = books_quarter.final_report(st, year, q, template, operator=operator)
+    _write(result, xlsx, pdf, csv)
+    emit(
+        ctx,
+        result,
+        lambda: _state_text(result) + f"\nRecorded as produced by {result['reported_by']}.",
+    )

@@ -25,15 +25,33 @@ def session() -> None:
 @click.option(
     "--number", type=click.IntRange(1, 99), help="Session number that day (default: the next)."
 )
+@click.option("--reason", default="", help="Why a session opens on a past date (recorded).")
+@click.option(
+    "--into-reported-quarter",
+    is_flag=True,
+    help="Open on a past date in a quarter whose report was produced (an exception).",
+)
 @operator_option
 @json_option
 @click.pass_context
 def session_open(
-    ctx: click.Context, game_date: str | None, number: int | None, operator: str | None
+    ctx: click.Context,
+    game_date: str | None,
+    number: int | None,
+    reason: str,
+    into_reported_quarter: bool,
+    operator: str | None,
 ) -> None:
-    """Open a session; carried-over deals come back into play."""
+    """Open a session (today; a past date with --reason); carried-over deals come back."""
     with state(ctx).open_station() as st:
-        result = sessions.open_session(st, operator=operator, game_date=game_date, number=number)
+        result = sessions.open_session(
+            st,
+            operator=operator,
+            game_date=game_date,
+            number=number,
+            reason=reason,
+            into_reported_quarter=into_reported_quarter,
+        )
     resumed = f"; back in play: {', '.join(result['resumed'])}" if result["resumed"] else ""
     emit(ctx, result, f"Session {result['session']} is open{resumed}.")
 

@@ -376,8 +376,13 @@ SCHEMAS: dict[str, Schema] = {
             "number": req(integer(1)),
             "resumed": opt(list_of(NAME)),
             "by": BY,
+            # a past game date's reason; said when it falls in a quarter already reported
+            "reason": opt(REASON),
+            "into_reported_quarter": opt(NAME),
         }
     ),
+    # the manager produced a quarter's final report (Form 102): "2026 Q3"
+    "QuarterReported": Schema({"quarter": req(NAME), "by": BY}),
     "SessionScheduled": Schema(
         {
             "game_date": req(iso_date),

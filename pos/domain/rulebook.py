@@ -216,6 +216,15 @@ _RULE_LIST = (
         overridable=False,
     ),
     Rule(
+        "GAMEDATE",
+        "Booth: a session's game date (11VAC20-20-90 records; 11VAC20-20-100 quarterly reports)",
+        "A session opens on today's hall date. A manager may open one on a past date only with "
+        "the reason on the record, never on a future date, and never into a quarter whose "
+        "report has been produced without saying so (then it is an exception). A training hall "
+        "sets its dates freely.",
+        overridable=False,
+    ),
+    Rule(
         "OWNER",
         "Booth: deal ownership",
         "Only the station that holds a deal in one of its bins records that deal's sales and "

@@ -566,3 +566,16 @@ def due_next(st: Station, today: date | None = None) -> list[dict[str, str]]:
         }
         for p in books.due_next(when)
     ]
+
+
+def final_report(
+    st: Station, year: int, q: int, template_path: Path | None = None, *, operator: str | None
+) -> dict[str, Any]:
+    """The manager produces the quarter's report to sign and file: its figures, recorded as
+    produced (QuarterReported), so that a session opened later into the quarter says so
+    (GAMEDATE) and is an exception."""
+    by = st.operator(operator, "manager")
+    result = state_report(st, "quarter", year, q, template_path)
+    with st.ledger.transaction():
+        st.append("QuarterReported", {"quarter": result["period"], "by": by.badge})
+    return result | {"reported_by": by.badge}

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pos.domain import books
 from pos.domain.checks import sessions as session_checks
 from pos.domain.flare import GameType
 from pos.domain.typed import parse_date
 from pos.errors import BadInput, refuse
+from pos.ledger.projections import books as books_read
 from pos.ledger.projections import closing as closing_read
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import devices as devices_read
@@ -25,14 +27,33 @@ from pos.services.station import Station
 
 
 def open_session(
-    st: Station, *, operator: str | None, game_date: str | None = None, number: int | None = None
+    st: Station,
+    *,
+    operator: str | None,
+    game_date: str | None = None,
+    number: int | None = None,
+    reason: str = "",
+    into_reported_quarter: bool = False,
 ) -> dict[str, Any]:
     by = st.operator(operator, "manager")
     with st.ledger.transaction():
         current = open_session_now(st)
         refuse(session_checks.none_open(current.id if current else None))
+        today = hall_date(st, st.clock.now())
         with checked_input("date"):  # 2026-11-28 or 11/28/2026
-            day = parse_date(game_date) if game_date else hall_date(st, st.clock.now())
+            day = parse_date(game_date) if game_date else today
+        quarter = books.quarter(day.year, (day.month - 1) // 3 + 1).label
+        reported = books_read.quarter_reported(st.ledger.conn, quarter)
+        refuse(
+            session_checks.game_date(
+                day,
+                today=today,
+                training=st.hall.training,
+                reason=reason,
+                reported=quarter if reported else None,
+                into_reported=into_reported_quarter,
+            )
+        )
         if number is None:
             number = sessions_read.last_session_number(st.ledger.conn, day.isoformat()) + 1
         elif number < 1:
@@ -41,6 +62,9 @@ def open_session(
         if sessions_read.session_held(st.ledger.conn, session_id):
             raise BadInput("number", f"session {session_id} was already held")
         resumed = deals_read.carried_over_serials(st.ledger.conn)
+        dated = {"reason": reason.strip()} if day != today and reason.strip() else {}
+        if reported and day != today:
+            dated["into_reported_quarter"] = quarter
         st.append(
             "SessionOpened",
             {
@@ -49,8 +73,21 @@ def open_session(
                 "number": number,
                 "by": by.badge,
                 "resumed": resumed,
+                **dated,
             },
         )
+        if "into_reported_quarter" in dated:
+            st.append(
+                "ExceptionFlagged",
+                {
+                    "flag": "session-in-reported-quarter",
+                    "serial": None,
+                    "ticket": None,
+                    "detail": f"session {session_id} was opened into {quarter}, whose report "
+                    f"was already produced ({dated.get('reason', '')}): file an amended report",
+                    "by": by.badge,
+                },
+            )
     return {
         "progressive_carried": _carry_progressive(st),
         "session": session_id,

@@ -4,6 +4,7 @@ hall-wide only with every station's close marker, or names on the record who is 
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
+from datetime import date
 
 from pos.domain.checks import Refusal
 
@@ -21,6 +22,40 @@ def none_open(open_session: str | None) -> Refusal | None:
     """SESSION: a session opens only when none is open (`open_session`: the one that is)."""
     if open_session is not None:
         return Refusal("SESSION", f"session {open_session} is still open; close it first")
+    return None
+
+
+def game_date(
+    day: date,
+    *,
+    today: date,
+    training: bool,
+    reason: str,
+    reported: str | None,
+    into_reported: bool,
+) -> Refusal | None:
+    """GAMEDATE: a session of a real hall opens on `today`; on a past `day` only with a
+    `reason`, and into a quarter whose report was produced (`reported`: "2026 Q3", else None)
+    only when the manager says so (`into_reported`). Never on a future day. A training hall
+    scripts its dates."""
+    if training or day == today:
+        return None
+    shown = day.isoformat()
+    if day > today:
+        return Refusal(
+            "GAMEDATE", f"{shown} is after today ({today.isoformat()}): a session opens today"
+        )
+    if not reason.strip():
+        return Refusal(
+            "GAMEDATE",
+            f"{shown} is before today ({today.isoformat()}): say why on the record (--reason)",
+        )
+    if reported is not None and not into_reported:
+        return Refusal(
+            "GAMEDATE",
+            f"{shown} is in {reported}, whose report has been produced: its figures would "
+            "change; if so, say so (--into-reported-quarter), and file an amended report",
+        )
     return None
 
 

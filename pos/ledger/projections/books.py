@@ -34,6 +34,10 @@ CREATE TABLE p_disbursements (
     invoice TEXT NOT NULL, note TEXT, by TEXT, hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
 );
 CREATE INDEX p_disbursements_day ON p_disbursements (paid_on);
+CREATE TABLE p_quarters_reported (
+    quarter TEXT NOT NULL, by TEXT, origin TEXT NOT NULL, seq INTEGER NOT NULL,
+    hlc TEXT NOT NULL, PRIMARY KEY (origin, seq)
+);
 CREATE TABLE p_bank_balances (
     balance_on TEXT PRIMARY KEY, amount INTEGER NOT NULL, by TEXT, origin TEXT NOT NULL,
     seq INTEGER NOT NULL, hlc TEXT NOT NULL
@@ -121,12 +125,26 @@ def _balance(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
     )
 
 
+def _quarter_reported(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    conn.execute(
+        "INSERT OR IGNORE INTO p_quarters_reported VALUES (?, ?, ?, ?, ?)",
+        (body["quarter"], body.get("by"), event.origin, event.seq, event.hlc),
+    )
+
+
+def quarter_reported(conn: sqlite3.Connection, quarter: str) -> bool:
+    """Whether the final report of `quarter` ("2026 Q3") has been produced."""
+    row = conn.execute("SELECT 1 FROM p_quarters_reported WHERE quarter = ?", (quarter,))
+    return row.fetchone() is not None
+
+
 BOOKS = Projection(
     name="books",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "CountVerified": _verified,
+        "QuarterReported": _quarter_reported,
         "DepositRecorded": _deposited,
         "DepositConfirmed": _confirmed,
         "DisbursementRecorded": _disbursed,
