@@ -14,6 +14,7 @@ import click
 from pos.cli import owner_start
 from pos.cli.common import emit, json_option, local_only, operator_option, reads, state
 from pos.cli.progress import progress_bar, rebuild_lines
+from pos.domain import peer_release
 from pos.errors import BadInput, IntegrityFailure
 from pos.ledger import heads, replication, restored
 from pos.services.station import Station
@@ -169,7 +170,9 @@ def sync_now(ctx: click.Context, peers: tuple[str, ...]) -> None:
             try:
                 with progress_bar(ctx, f"Pulling from {url}") as progress:
                     result = pull(st.ledger, peer, progress=progress, wall=st.clock)
-                results.append(summary(result))
+                # it answered: a release it did not say is a peer before 0.2.0
+                told = peer_release.peer_release(peer_release.as_told(result.release))
+                results.append({**summary(result), "release_text": told.text})
                 refused += result.refused
                 with st.ledger.transaction():
                     record_contact(
@@ -213,7 +216,7 @@ def _pull_lines(r: dict[str, Any]) -> str:
     if "error" in r:
         return f"{r['peer']}: ERROR {r['error']}"
     line = f"{r['peer']}: {r['applied']} new of {r['received']} from {r['station']}"
-    line += _release_and_clock(r.get("release"), r.get("clock_offset_ms"))
+    line += _release_and_clock(r["release_text"], r.get("clock_offset_ms"))
     if r["refused"]:
         line += f"; REFUSED {r['refused']}: " + "; ".join(r["refusals"])
     if r.get("restarted"):
@@ -265,7 +268,7 @@ def sync_status(ctx: click.Context) -> None:
     from pos.services import link
 
     with state(ctx).open_station() as st:
-        peers = replication.peers(st.ledger.conn)
+        peers = [_with_release(p) for p in replication.peers(st.ledger.conn)]
         origins = {
             head.origin: {"last_seq": head.last_seq, "last_hlc": head.last_hlc}
             for head in heads.detail(st.ledger.conn)
@@ -315,7 +318,7 @@ def sync_status(ctx: click.Context) -> None:
             + [
                 f"{p['url']:<32} {p['station'] or '?':<12} "
                 f"last contact {p['last_contact'] or 'never'}"
-                + _release_and_clock(p["version"], p["clock_offset_ms"])
+                + _release_and_clock(p["release_text"], p["clock_offset_ms"])
                 + (f"  ERROR {p['last_error']}" if p["last_error"] else "")
                 for p in peers
             ]
@@ -333,11 +336,24 @@ def sync_status(ctx: click.Context) -> None:
     )
 
 
-def _release_and_clock(release: str | None, offset_ms: int | None) -> str:
+def _with_release(peer: dict[str, Any]) -> dict[str, Any]:
+    """A peer as `sync status --json` gives it: `version` only as it said one, and its release
+    in words (release_state: said, unsaid - it answered and said none: before 0.2.0 - or
+    unknown, not heard from yet)."""
+    release = peer_release.peer_release(peer["version"])
+    return {
+        **peer,
+        "version": release.release,
+        "release_state": release.state,
+        "release_text": release.text,
+    }
+
+
+def _release_and_clock(release_text: str, offset_ms: int | None) -> str:
     """A peer's release and clock, as `sync now` and `sync status` say them."""
     from pos.domain import clock_skew
 
-    text = f", Booth {release or '?'}"
+    text = f", {release_text}"
     if offset_ms is not None:
         flag = " (OFF by more than a minute)" if clock_skew.off(offset_ms) else ""
         text += f", {clock_skew.peer_clock(offset_ms)}{flag}"

@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from pos.clock import Clock, SystemClock
-from pos.domain import clock_skew
+from pos.domain import clock_skew, peer_release
 from pos.errors import IntegrityFailure
 from pos.ledger import Event, Ledger, heads, incidents, replication, restored
 from pos.ledger.follower import Held, Page, Source, follow
@@ -268,7 +268,10 @@ def record_contact(
     release: str | None = None,
     clock_offset_ms: int | None = None,
 ) -> None:
-    """A contact with the peer at `url`, as `booth sync status` shows it."""
+    """A contact with the peer at `url`, as `booth sync status` shows it. A pull answered
+    without a release is kept as UNSAID: a peer before 0.2.0, apart from one not heard yet."""
+    if error is None:
+        release = peer_release.as_told(release)
     replication.record_contact(
         ledger.conn,
         url,

@@ -20,7 +20,7 @@ from kiosk.viewmodels.common import (
     cents,
     money,
 )
-from pos.domain import clock_skew
+from pos.domain import clock_skew, peer_release
 from pos.errors import BadInput
 from pos.services import current_session, deals, exceptions, hall, reports, roster, sessions
 from pos.services.current_session import hall_date
@@ -36,7 +36,7 @@ class StationRowVM:
     events_text: str
     last_text: str
     colour: str
-    release_text: str = ""  # "Booth 0.2.0", or "" before it said
+    release_text: str = ""  # "Booth 0.2.0"; pos.domain.peer_release says the others
     clock_text: str = ""  # "" unless its clock is more than a minute off this station's
 
 
@@ -113,6 +113,9 @@ def dashboard(st: Station) -> DashboardVM:
                 when = f"{when} · synced {ago(head['contact'], now)}"
             else:  # what it holds came some other way (a bundle, a stick): amber, not green
                 colour, when = WARN, f"{when} · not synced yet"
+        release = peer_release.peer_release(head["release"])
+        if release.state == "unsaid":  # a station on 0.1.0 or older: amber, upgrade it
+            colour = ERROR if colour == ERROR else WARN
         clock_text = ""
         if not head["this"] and clock_skew.off(head["clock_offset_ms"]):
             colour = ERROR if colour == ERROR else WARN
@@ -124,7 +127,7 @@ def dashboard(st: Station) -> DashboardVM:
                 f"{head['events']:,} events",
                 when,
                 colour,
-                release_text=f"Booth {head['release']}" if head["release"] else "Booth ?",
+                release_text=release.text,
                 clock_text=clock_text,
             )
         )

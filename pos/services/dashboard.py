@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pos import __version__
-from pos.domain import clock_skew
+from pos.domain import clock_skew, peer_release
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount
 from pos.ledger import heads, replication
@@ -123,7 +123,8 @@ def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
         held = heads.last_seq(conn, name)
         last_contact, last_error = contacts.get(name, (None, None))
         own = name == st.id
-        release, offset_ms = (__version__, 0) if own else measured.get(name, (None, None))
+        stored, offset_ms = (__version__, 0) if own else measured.get(name, (None, None))
+        release = peer_release.peer_release(stored)
         theirs = told.get(name, {}).get(name)
         out.append(
             {
@@ -134,9 +135,12 @@ def stations(st: Station, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "last_error": None if own else last_error,
                 "events_held": held,
                 "events_behind": 0 if own or theirs is None else max(0, theirs - held),
-                # its Booth version as it last said (None: not yet), and its clock against
-                # this station's: clock_text only when more than a minute off
-                "release": release,
+                # its Booth version as it last said (None: it did not, or not yet; which, in
+                # release_state and in words in release_text), and its clock against this
+                # station's: clock_text only when more than a minute off
+                "release": release.release,
+                "release_state": release.state,
+                "release_text": release.text,
                 "clock_offset_ms": offset_ms,
                 "clock_text": (
                     clock_skew.peer_clock(offset_ms).capitalize()

@@ -1,7 +1,8 @@
 """A hall on two releases at once (issue #27): booth-1 runs release 0.1.0 (its code taken from
 this repository's history, commit 1a902f2), the manager runs this release, each as its own
 `booth serve`. Both sell and pay, both pull from each other, neither stops, and both end with
-the same events."""
+the same events. The manager shows the gap (booth-1 on 0.1.0 or older: upgrade it) in `booth
+sync status`, its Stations tab and the phone's data; 0.1.0 knows of no release and shows none."""
 
 from __future__ import annotations
 
@@ -18,7 +19,12 @@ from typing import Any
 
 import pytest
 
+from kiosk.viewmodels import common
+from kiosk.viewmodels import manager as manager_vm
+from pos import __version__
 from pos.cli.client import owner_answers
+from pos.services import dashboard as dashboard_service
+from pos.services.station import Station
 from tests.live.owners import ROOT, Ran, booth, owner
 
 pytestmark = pytest.mark.slow
@@ -27,6 +33,7 @@ PREVIOUS = "1a902f2"  # release 0.1.0
 FIXTURE = ROOT / "tests" / "data" / "release-0.1.0" / "stations.tar.xz"
 NOW = "2026-12-05T23:00:00Z"  # 18:00 in the hall, a day after the fixture's nights
 ENV = {"BOOTH_NOW": NOW}
+OLDER = "Booth 0.1.0 or older (it does not say its version): upgrade it"
 FLARE = {
     "serial": "B300001", "game": "pull-tab", "name": "Mixed Night", "form": "LS-100",
     "manufacturer": "Arrow", "tickets": 100, "price": "1.00",
@@ -144,6 +151,7 @@ def test_two_stations_on_two_releases_sell_pay_and_sync_and_neither_stops(
         assert paid.exit_code == 0, paid.stderr
         pulled_new = booth(manager, "sync", "now", env=ENV)
         assert pulled_new.exit_code == 0, pulled_new.stdout + pulled_new.stderr
+        assert f"from booth-1, {OLDER}" in pulled_new.stdout, pulled_new.stdout
         pulled = _old_booth(code, booth_1, "sync", "now")
         assert pulled.exit_code == 0, pulled.stdout + pulled.stderr
 
@@ -159,8 +167,47 @@ def test_two_stations_on_two_releases_sell_pay_and_sync_and_neither_stops(
             assert report.exit_code == 0, report.stderr
             assert "gross $5.00  prizes $10.00  net $-5.00" in report.stdout
 
+        # the gap, on this release's side: booth-1 answered every sync and never said its
+        # release, so it reads as 0.1.0 or older, not as a station not heard from yet
+        as_manager = {**ENV, "BOOTH_OPERATOR": "M100"}
+        status = booth(manager, "sync", "status", "--json", env=as_manager)
+        assert status.exit_code == 0, status.stderr
+        (peer,) = json.loads(status.stdout)["peers"]
+        assert (peer["station"], peer["version"], peer["release_state"]) == (
+            "booth-1",
+            None,
+            "unsaid",
+        )
+        assert peer["release_text"] == OLDER and peer["last_contact"] is not None
+        words = booth(manager, "sync", "status", env=as_manager).stdout
+        assert old_url in words and "booth-1      last contact " in words, words
+        assert f", {OLDER}" in words and "Booth ?" not in words, words
+
+        # on 0.1.0's side nothing says it: its status names the manager, when it last reached
+        # it and what each holds, and no release (0.1.0 knows of none, its own or a peer's)
+        old_status = _old_booth(code, booth_1, "sync", "status", "--json")
+        assert old_status.exit_code == 0, old_status.stderr
+        seen = json.loads(old_status.stdout)
+        (old_peer,) = seen["peers"]
+        assert old_peer["station"] == "manager" and old_peer["last_contact"] is not None
+        assert "release" not in seen and "version" not in old_peer
+        assert old_peer["heads"] == {o: h["last_seq"] for o, h in seen["origins"].items()}
+        old_words = _old_booth(code, booth_1, "sync", "status").stdout
+        assert "manager" in old_words and "Booth" not in old_words, old_words
+
         # neither stopped: both owners still answer, and neither logged a traceback
         assert old.poll() is None and owner_answers(booth_1), old_log.read_text()
         assert owner_answers(manager), new_log.read_text()
         for log in (old_log, new_log):
             assert "Traceback" not in log.read_text(), log.read_text()
+
+    # the manager's Stations tab and the phone's data, read once its owner has stopped
+    with Station(manager, environ=ENV) as st:
+        rows = {row.station: row for row in manager_vm.dashboard(st).stations}
+        phone = {s["station"]: s for s in dashboard_service.dashboard(st)["stations"]}
+    assert rows["booth-1"].release_text == OLDER and rows["booth-1"].colour == common.WARN
+    assert rows["manager"].release_text == f"Booth {__version__}"
+    assert (phone["booth-1"]["release_state"], phone["booth-1"]["release_text"]) == (
+        "unsaid",
+        OLDER,
+    )

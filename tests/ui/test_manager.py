@@ -117,3 +117,30 @@ def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     assert ui.find("session-headline").text == "SESSION 2026-11-28/2 OPEN"
     ui.tap("logout")
     assert ui.screen == "login"
+
+
+def test_the_stations_tab_shows_a_station_on_a_release_before_0_2_0(
+    demo_hall: Path, open_front: Any
+) -> None:
+    """booth-1 answered a sync and said no release (0.1.0 never does); kiosk-1 was never
+    synced with: each reads as what it is (issue #27)."""
+    from pos.clock import FixedClock
+    from pos.services.station import Station
+    from sync.replicator import record_contact
+    from tests.ui.conftest import NOW
+
+    with Station(demo_hall / "manager", clock=FixedClock(NOW)) as st, st.ledger.transaction():
+        record_contact(
+            st.ledger, "https://10.0.0.1:8701", station="booth-1", error=None, pulled=0,
+            source="static", clock=st.clock, release=None,
+        )  # fmt: skip
+    ui = open_front(demo_hall / "manager")
+    ui.type("login-entry", "M100", enter=True)
+    assert ui.screen == "dashboard"
+    shown = ui.text()
+    assert (
+        "booth-1 (booth) · Booth 0.1.0 or older (it does not say its version): upgrade it"
+    ) in shown, shown
+    assert "kiosk-1 (kiosk) · Booth ? (not synced with it yet)" in shown
+    assert "Booth ?\n" not in shown
+    ui.shot("manager-stations-older-release")
