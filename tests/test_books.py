@@ -464,7 +464,7 @@ def test_the_quarter_from_the_command_line(quarter_hall: dict[str, Any], tmp_pat
     from openpyxl import load_workbook
 
     hall = str(quarter_hall["directory"])
-    env = {"BOOTH_NOW": "2026-10-01T15:00:00+00:00"}
+    env = {"BOOTH_NOW": "2026-10-01T15:00:00+00:00", "BOOTH_OPERATOR": "M1"}
     xlsx, pdf, sources = tmp_path / "q3.xlsx", tmp_path / "q3.pdf", tmp_path / "q3.csv"
     result = run_booth(
         "--hall", hall, "report", "quarter", "--year", "2026", "--quarter", "3", "--json",
@@ -529,7 +529,7 @@ def test_annual_report_and_another_states_template(
     quarter_hall: dict[str, Any], tmp_path: Path
 ) -> None:
     hall = str(quarter_hall["directory"])
-    env = {"BOOTH_NOW": "2027-01-10T15:00:00+00:00"}
+    env = {"BOOTH_NOW": "2027-01-10T15:00:00+00:00", "BOOTH_OPERATOR": "M1"}
     result = run_booth("--hall", hall, "report", "annual", "--year", "2026", "--json", env=env)
     assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
@@ -580,13 +580,14 @@ def test_blind_count_and_deposit_commands(quarter_hall: dict[str, Any], tmp_path
     assert same.exit_code == 1 and "COUNT2" in same.stderr
     verified = run_booth("--hall", hall, "drawer", "verify", "24.00", "--as", "M2", env=env)
     assert verified.exit_code == 0 and "VERIFIED by M2" in verified.stdout
-    day = run_booth("--hall", hall, "report", "day", env=env)
+    day = run_booth("--hall", hall, "report", "day", "--as", "M1", env=env)
     assert "verified by M2" in day.stdout and "state report due: Form 102 2026 Q3" in day.stdout
     assert run_booth("--hall", hall, "session", "close", "--as", "M1", env=env).exit_code == 0
-    listed = run_booth("--hall", hall, "deposit", "list", env=env)
+    listed = run_booth("--hall", hall, "deposit", "list", "--as", "M1", env=env)
     assert "Due: session" in listed.stdout and "by 2026-10-19" in listed.stdout
-    session = json.loads(run_booth("--hall", hall, "deposit", "list", "--json", env=env).stdout)[
-        "due"][0]["session"]  # fmt: skip
+    session = json.loads(
+        run_booth("--hall", hall, "deposit", "list", "--json", "--as", "M1", env=env).stdout
+    )["due"][0]["session"]
     short = run_booth(
         "--hall", hall, "deposit", "record", "--bag", "B-200", "--session", session,
         "--cash", "20.00", "--taken-by", "M2", "--on", "2026-10-16", "--as", "M1", env=env,
@@ -600,8 +601,8 @@ def test_blind_count_and_deposit_commands(quarter_hall: dict[str, Any], tmp_path
     confirm = run_booth("--hall", hall, "deposit", "confirm", "B-200", "--credited", "19.00",
                         "--as", "M1", env=env)  # fmt: skip
     assert "DOES NOT MATCH" in confirm.stdout
-    kinds = {e["kind"] for e in json.loads(
-        run_booth("--hall", hall, "exception", "list", "--json", env=env).stdout)}  # fmt: skip
+    exceptions = run_booth("--hall", hall, "exception", "list", "--json", "--as", "M1", env=env)
+    kinds = {e["kind"] for e in json.loads(exceptions.stdout)}
     assert {"deposit-short", "deposit-credit"} <= kinds
     cash_prize = run_booth(
         "--hall", hall, "disbursement", "record", "--payee", "A Winner", "--amount", "50.00",
@@ -613,7 +614,7 @@ def test_blind_count_and_deposit_commands(quarter_hall: dict[str, Any], tmp_path
         "--check", "9", "--category", "supplies", "--invoice", "I-1", "--as", "S1", env=env,
     )  # fmt: skip
     assert seller.exit_code == 1 and "ROLE" in seller.stderr
-    variances = run_booth("--hall", hall, "drawer", "variances", env=env)
+    variances = run_booth("--hall", hall, "drawer", "variances", "--as", "M1", env=env)
     assert "S1" in variances.stdout and "short 2 times" in variances.stdout
 
 
@@ -649,7 +650,7 @@ def test_the_reconciliation_form_deposit_date_skips_the_holiday(
     result = run_booth(
         "--hall", str(quarter_hall["directory"]), "report", "form", "--date", "2026-07-02",
         "--pdf", str(tmp_path / "form.pdf"), "--json",
-        env={"BOOTH_NOW": "2026-07-03T15:00:00+00:00"},
+        env={"BOOTH_NOW": "2026-07-03T15:00:00+00:00", "BOOTH_OPERATOR": "M1"},
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["deposit_by"] == "2026-07-07"

@@ -52,7 +52,9 @@ def test_init_creates_a_hall_and_refuses_a_second_time(tmp_path: Path) -> None:
 
 def test_the_hall_directory_comes_from_booth_hall(tmp_path: Path) -> None:
     _init(tmp_path / "m")
-    result = run_booth("staff", "list", "--json", env={"BOOTH_HALL": str(tmp_path / "m")})
+    result = run_booth(
+        "staff", "list", "--json", env={"BOOTH_HALL": str(tmp_path / "m"), "BOOTH_OPERATOR": "M1"}
+    )
     assert result.exit_code == 0 and result.json == []
 
 
@@ -170,7 +172,7 @@ def test_a_join_bundle_works_once(hall_dir: Path, tmp_path: Path) -> None:
     again = run_booth("--hall", str(tmp_path / "k2"), "join", str(bundle))
     assert again.exit_code == 1 and "already used by station kiosk-1" in again.stderr
     assert not (tmp_path / "k2").exists()
-    staff = run_booth("--hall", str(tmp_path / "k"), "staff", "list", "--json")
+    staff = run_booth("--hall", str(tmp_path / "k"), "staff", "list", "--json", "--as", "M1")
     assert {p["badge"] for p in staff.json} == {"M1", "S1"}
     verified = run_booth("--hall", str(tmp_path / "k"), "verify", "--json")
     assert verified.exit_code == 0 and set(verified.json["origins"]) == {"manager", "kiosk-1"}
@@ -271,7 +273,7 @@ def test_a_write_beside_a_lock_holder_waits_then_is_told_who_holds_it(
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
-        assert run_booth("--hall", str(hall_dir), "staff", "list").exit_code == 0
+        assert run_booth("--hall", str(hall_dir), "staff", "list", "--as", "M1").exit_code == 0
         result = run_booth(
             "--hall", str(hall_dir), "staff", "add", "--name", "Pat", "--badge", "P9",
             "--role", "seller", "--as", "M1",
@@ -281,7 +283,7 @@ def test_a_write_beside_a_lock_holder_waits_then_is_told_who_holds_it(
     finally:
         holder.kill()
         holder.wait()
-    assert run_booth("--hall", str(hall_dir), "staff", "list").exit_code == 0
+    assert run_booth("--hall", str(hall_dir), "staff", "list", "--as", "M1").exit_code == 0
 
 
 def test_a_missing_station_says_what_to_do(tmp_path: Path) -> None:

@@ -20,12 +20,22 @@ import jinja2
 from markupsafe import Markup
 
 from pos.domain.money import parse_amount
+from pos.domain.read_access import Section, sees
 
+#: the dashboard's sections and the section of the hall's records (pos.domain.read_access, the
+#: policy the CLI and the screens read by too) a role must see to see each
+DASHBOARD_SECTIONS = {
+    "takings": Section.MONEY,
+    "deals": Section.MONEY,
+    "stations": Section.STATIONS,
+    "exceptions": Section.EXCEPTIONS,
+    "cash": Section.EXPECTED_CASH,  # deposits due show what a session should hold
+    "reports": Section.MONEY,
+}
 #: what each role sees of the dashboard (nobody sees player identities or W-2G data)
 SECTIONS = {
-    "manager": ("takings", "deals", "stations", "exceptions", "cash", "reports"),
-    "treasurer": ("takings", "deals", "cash", "reports"),
-    "inspector": ("takings", "deals", "stations", "exceptions", "cash", "reports"),
+    role: tuple(name for name, need in DASHBOARD_SECTIONS.items() if sees((role,), need))
+    for role in ("manager", "treasurer", "inspector")
 }
 _LINE_BREAK = re.compile(r"\n[ \t]*")
 

@@ -8,11 +8,12 @@ counts blind too)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from kiosk.viewmodels.common import ERROR, MUTED, OK, WARN, Outcome, attempt
 from pos.domain.money import dollars, format_amount
-from pos.services import books_cash, books_deposits, books_quarter
+from pos.services import books_cash, books_deposits, books_quarter, read_access
 from pos.services.current_session import hall_date
 from pos.services.station import Station
 
@@ -147,6 +148,31 @@ def count_lines(st: Station) -> tuple[LineVM, ...]:
                 )
             )
     return tuple(out)
+
+
+def drawer_line(st: Station, roles: Collection[str]) -> LineVM:
+    """This station's drawer in the session now, as the signed-on person's roles may see it
+    (pos.domain.read_access): a seller or redeemer sees what it should hold only once a count
+    of it is recorded; a manager sees it all."""
+    session = books_cash.session_now(st)
+    who = read_access.Reader(None, frozenset(roles), st.id)
+    report = read_access.day_report(st, who, None, session) if session else {}
+    row = next((c for c in report.get("cash", []) if c["station"] == st.id), None)
+    if row is None:
+        return LineVM("Drawer: nothing taken in yet", "", MUTED)
+    if row["counted"] is not None:
+        return LineVM(
+            f"Drawer: counted {dollars(row['counted'])}",
+            f"expected {dollars(row['expected'])}, {_variance(row['over_short'])}",
+            OK if row["over_short"] == "0.00" else ERROR,
+        )
+    if row["expected"] is None:
+        return LineVM(
+            "Drawer: not counted yet",
+            "count it blind: the ledger's figure shows once counted",
+            WARN,
+        )
+    return LineVM(f"Drawer: expected {dollars(row['expected'])}", "not counted yet", WARN)
 
 
 SHOWN = 6  # deposits due listed on the screen

@@ -16,7 +16,7 @@ from pos.cli.common import YEAR, emit, json_option, operator_option, reads, stat
 from pos.cli.file_params import InputPath, OutputPath
 from pos.cli.reports import drawer, report
 from pos.domain.money import dollars
-from pos.services import books_cash, books_deposits, books_quarter
+from pos.services import books_cash, books_deposits, books_quarter, read_access
 
 # -- counts ---------------------------------------------------------------------------------------
 
@@ -223,19 +223,16 @@ def deposit_confirm(
 @reads
 def deposit_list(ctx: click.Context) -> None:
     """Deposits on file, and the sessions whose receipts are due at the bank."""
-    from pos.services.current_session import hall_date
-
-    with state(ctx).open_station() as st:
-        result = {
-            "deposits": books_deposits.deposits(st),
-            "due": books_deposits.reminders(st, hall_date(st, st.clock.now())),
-        }
+    cli = state(ctx)
+    with cli.open_station() as st:
+        result = read_access.deposit_list(st, cli.read_by)
 
     def text() -> str:
         lines = [_deposit_text(d) for d in result["deposits"]] or ["No deposits recorded."]
         lines += [
-            f"{'OVERDUE' if d['overdue'] else 'Due'}: session {d['session']} (${d['amount']}, "
-            f"{d['basis']}) by {d['due']}"
+            f"{'OVERDUE' if d['overdue'] else 'Due'}: session {d['session']} ("
+            + (f"${d['amount']}, {d['basis']}" if d["amount"] is not None else "not counted yet")
+            + f") by {d['due']}"
             + (
                 f" (not business days: {', '.join(d['not_business_days'])})"
                 if d["not_business_days"]

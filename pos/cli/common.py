@@ -17,9 +17,10 @@ from pos.cli.adapters import load_receipt_printer
 from pos.domain.money import json_form
 from pos.errors import BoothError
 from pos.ledger import requests
-from pos.services import money_path, receipts
+from pos.services import money_path, read_access, receipts
 from pos.services.devices import device_settings
 from pos.services.ports import ReceiptPrinter
+from pos.services.read_access import Reader
 from pos.services.station import Station
 from pos.services.w2g import Winner
 
@@ -43,9 +44,24 @@ class Access(enum.Enum):
 
 
 def reads(func: F) -> F:
-    """Mark a command that only reads: no lock, a read-only ledger."""
+    """Mark a command that only reads: no lock, a read-only ledger; and give it `--as BADGE`
+    (or BOOTH_OPERATOR): who reads, checked when the station opens against what the read
+    shows (pos.domain.read_access, rule ROLE)."""
     func.booth_access = Access.READ  # type: ignore[attr-defined]
-    return func
+
+    def remember(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+        if value:
+            ctx.ensure_object(CliState).badge = value
+
+    return click.option(
+        "--as",
+        "reader_badge",
+        envvar="BOOTH_OPERATOR",
+        metavar="BADGE",
+        expose_value=False,
+        callback=remember,
+        help="Who reads: their badge (or BOOTH_OPERATOR); reads of money or people need one.",
+    )(func)
 
 
 def local_only(func: F) -> F:
@@ -85,6 +101,16 @@ class CliState:
     owner: Owner | None = None
     #: set once the command opened the station to write (its answer may be kept)
     wrote: bool = field(default=False)
+    #: a read's `--as BADGE`, and once the station is open, who reads and what they may see
+    badge: str | None = None
+    reader: Reader | None = None
+
+    @property
+    def read_by(self) -> Reader:
+        """Who reads (set once a reading command opened its station)."""
+        if self.reader is None:
+            raise RuntimeError("read_by before the read opened its station")
+        return self.reader
 
     @contextmanager
     def open_station(
@@ -95,9 +121,14 @@ class CliState:
         Beside a running owner this is the owner's station (the command was forwarded to it);
         a reading command gets a read-only station and takes no lock. `log_only`: the command
         reads only the log (Station); `progress`: a rebuild while opening to write."""
-        access = command_access(click.get_current_context().command)
+        context = click.get_current_context()
+        access = command_access(context.command)
         if self.owner is not None:
             self.wrote = access is not Access.READ
+            if access is Access.READ:
+                self.reader = read_access.reader(
+                    self.owner.station, self.badge, context.command_path
+                )
             yield self.owner.station
             if access is not Access.READ:
                 self.owner.after_write(self.owner.station)
@@ -123,6 +154,8 @@ class CliState:
                 if claim is not None:
                     raise AlreadyAnswered(claim)
             self.wrote = not read
+            if read:
+                self.reader = read_access.reader(st, self.badge, context.command_path)
             yield st
             if not read:
                 print_queued_receipts(st)

@@ -9,23 +9,32 @@ from typing import Any
 import click
 
 from pos.cli.books_text import books_day_text
-from pos.cli.common import emit, json_option, operator_option, reads, state
+from pos.cli.common import emit, json_option, reads, state
 from pos.cli.file_params import OutputPath
 from pos.cli.progress import progress_bar
 from pos.services import export as export_service
-from pos.services import reports
+from pos.services import read_access, reports
 
 
 def _day_text(r: dict[str, Any]) -> str:
+    """The day report for the terminal; a part withheld from the reader (read_access) is left
+    out and named at the end."""
     lines = [
         ("TRAINING - " if r["training"] else "") + f"{r['organisation']}: day {r['date']} "
         f"(sessions {', '.join(r['sessions']) or 'none'})",
-        f"  gross ${r['gross']}  prizes ${r['prizes_paid']}  net ${r['net']}",
-        f"  rentals {r['rentals']['count']} (${r['rentals']['gross']}); voids "
-        f"{r['voids']['count']} (${r['voids']['amount']}); blocked purchases "
-        f"{len(r['blocked_purchases'])}",
     ]
-    for d in r["deals"]:
+    if "gross" in r:
+        lines += [
+            f"  gross ${r['gross']}  prizes ${r['prizes_paid']}  net ${r['net']}",
+            f"  rentals {r['rentals']['count']} (${r['rentals']['gross']}); voids "
+            f"{r['voids']['count']} (${r['voids']['amount']})"
+            + (
+                f"; blocked purchases {len(r['blocked_purchases'])}"
+                if "blocked_purchases" in r
+                else ""
+            ),
+        ]
+    for d in r.get("deals", []):
         lines.append(
             f"  {d['serial']:<10} {d['game']:<9} sold {d['tickets_sold']:>5} gross "
             f"${d['gross']:>9} prizes ${d['prizes_paid']:>9} net ${d['net']:>9}"
@@ -41,15 +50,22 @@ def _day_text(r: dict[str, Any]) -> str:
                 f"  {b['line']:<31} gross ${b['gross']:>9} prizes ${b['prizes_paid']:>9} "
                 f"net ${b['net']:>9}"
             )
-    for c in r["cash"]:
+    if "gross" not in r:  # a seller's view: their own station's sales
+        for s in r.get("stations", []):
+            lines.append(
+                f"  station {s['station']}: {s['sales']} sales, gross ${s['gross']}, prizes "
+                f"${s['prizes_paid']}"
+            )
+    for c in r.get("cash", []):
+        expected = "(shown once counted)" if c["expected"] is None else f"${c['expected']:>9}"
         lines.append(
-            f"  drawer {c['station']:<10} expected ${c['expected']:>9} counted "
+            f"  drawer {c['station']:<10} expected {expected} counted "
             f"{('$' + c['counted']) if c['counted'] else '-':>10} over/short "
             f"{c['over_short'] or '-'}"
         )
     for w in r.get("warnings", []):
         lines.append(f"  ! WARNING: {w['message']}")
-    for s in r["stations"]:
+    for s in r.get("stations", []):
         if not s["closed"]:
             lines.append(
                 f"  station {s['station']} has not closed"
@@ -60,14 +76,16 @@ def _day_text(r: dict[str, Any]) -> str:
                 )
             )
     lines += books_day_text(r)
-    for e in r["exceptions"]:
+    for e in r.get("exceptions", []):
         lines.append(f"  ! {e['kind']}: {e['detail']}")
-    if r["unpunched"]:
+    if r.get("unpunched"):
         lines.append(f"Winners paid, punch not confirmed (C2): {len(r['unpunched'])}")
-    for u in r["unpunched"]:
+    for u in r.get("unpunched", []):
         lines.append(f"  ! {u['ticket']} ${u['amount']} paid by {u['paid_by']} ({u['payment']})")
     for note in r.get("rule_records", []):
         lines.append(f"  note: {note}")
+    if r.get("withheld"):
+        lines.append(f"  not shown to this badge: {', '.join(r['withheld'])}")
     return "\n".join(lines)
 
 
@@ -102,14 +120,18 @@ def report_day(
     pdf_file: Path | None,
 ) -> None:
     """The day's totals per deal, product, station and operator, and its exceptions."""
-    with state(ctx).open_station() as st:
-        result = reports.day_report(st, day, session)
-    if csv_dir:
-        reports.write_csv(result, csv_dir)
-    if pdf_file:
+    cli = state(ctx)
+    with cli.open_station() as st:
+        result = read_access.day_report(st, cli.read_by, day, session)
+        document = (
+            read_access.day_document(st, cli.read_by, day, session) if csv_dir or pdf_file else None
+        )
+    if csv_dir and document:
+        reports.write_csv(document, csv_dir)
+    if pdf_file and document:
         from pos.services.report_pdf import write_day_pdf
 
-        write_day_pdf(result, pdf_file)
+        write_day_pdf(document, pdf_file)
     emit(ctx, result, lambda: _day_text(result))
 
 
@@ -124,8 +146,9 @@ def report_form(ctx: click.Context, day: str | None, session: str | None, pdf_fi
     """The reconciliation form for the game manager to sign (48 hours; deposit dates)."""
     from pos.services.report_pdf import write_form_pdf
 
-    with state(ctx).open_station() as st:
-        result = reports.day_report(st, day, session)
+    cli = state(ctx)
+    with cli.open_station() as st:
+        result = read_access.day_document(st, cli.read_by, day, session)
     write_form_pdf(result, pdf_file)
     sign_by, deposit_by = reports.deadlines(date.fromisoformat(result["date"]))
     if result.get("deposit_by"):  # by the hall's rulebook (its holiday calendar)
@@ -198,15 +221,15 @@ def report_retention(ctx: click.Context) -> None:
     required=True,
     help="An empty directory for the export.",
 )
-@operator_option
 @json_option
 @click.pass_context
 @reads
-def export(ctx: click.Context, directory: Path, operator: str | None) -> None:
+def export(ctx: click.Context, directory: Path) -> None:
     """Export everything for an inspector: events, keys, tables, how to verify."""
-    with state(ctx).open_station() as st, progress_bar(ctx, "Exporting") as progress:
+    cli = state(ctx)
+    with cli.open_station() as st, progress_bar(ctx, "Exporting") as progress:
         result = export_service.export_inspector(
-            st, directory, operator=operator, progress=progress
+            st, directory, operator=cli.read_by.badge, progress=progress
         )
     emit(
         ctx,
