@@ -112,13 +112,13 @@ def test_day_report_warns_of_a_drawer_counted_before_its_events_are_in(
         "day",
         "--date",
         "11/28/2026",
-        env={"BOOTH_NOW": clock.now().isoformat()},
+        env={"BOOTH_NOW": clock.now().isoformat(), "BOOTH_OPERATOR": "M100"},
     )
     assert "! WARNING: the drawer of booth-1 was counted ($61.00)" in text.stdout
     pdf = tmp_path / "day.pdf"
     run_booth(
         "--hall", str(hall / "manager"), "report", "day", "--date", "2026-11-28",
-        "--pdf", str(pdf), env={"BOOTH_NOW": clock.now().isoformat()},
+        "--pdf", str(pdf), env={"BOOTH_NOW": clock.now().isoformat(), "BOOTH_OPERATOR": "M100"},
     )  # fmt: skip
     shown = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True)
     assert "WARNING: the drawer of booth-1 was counted" in " ".join(shown.stdout.split())

@@ -107,7 +107,9 @@ def test_a_hall_created_by_this_release_says_so_in_its_first_event_and_records_n
     events = _kinds(hall_dir / "ledger.db", "manager")
     assert events[0][1] == "HallCreated" and events[0][2]["release"] == __version__
     assert "ReleaseInstalled" not in {kind for _, kind, _ in events}  # written since, none
-    day = run_booth("--hall", str(hall_dir), "report", "day", "--json")
+    day = run_booth(
+        "--hall", str(hall_dir), "report", "day", "--json", env={"BOOTH_OPERATOR": "M1"}
+    )
     assert day.exit_code == 0, day.stderr
     assert json.loads(day.stdout)["rule_records"] == []
     listed = run_booth("--hall", str(hall_dir), "exception", "list")
@@ -168,13 +170,17 @@ def _sync(*stations: Path) -> None:
 
 
 def _new(station: Path, *args: str) -> Any:
-    done = run_booth("--hall", str(station), *args, "--json", env={"BOOTH_NOW": LATER})
+    done = run_booth(
+        "--hall", str(station), *args, "--json", env={"BOOTH_NOW": LATER, "BOOTH_OPERATOR": "M100"}
+    )
     assert done.exit_code == 0, (args, done.stderr)
     return json.loads(done.stdout)
 
 
 def _text(station: Path, *args: str) -> str:
-    done = run_booth("--hall", str(station), *args, env={"BOOTH_NOW": LATER})
+    done = run_booth(
+        "--hall", str(station), *args, env={"BOOTH_NOW": LATER, "BOOTH_OPERATOR": "M100"}
+    )
     assert done.exit_code == 0, (args, done.stderr)
     return done.stdout
 

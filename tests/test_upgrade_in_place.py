@@ -29,7 +29,7 @@ from tests.conftest import run_booth
 
 FIXTURE = Path(__file__).parent / "data" / "release-0.1.0"
 LATER = "2026-12-05T16:00:00+00:00"  # when release 0.1.0 printed its figures
-ENV = {"BOOTH_NOW": LATER}
+ENV = {"BOOTH_NOW": LATER, "BOOTH_OPERATOR": "M100"}  # the demo hall's manager
 STATIONS = ("manager", "booth-1", "kiosk-1")
 DAYS = ("2026-11-28", "2026-11-29")
 
@@ -209,6 +209,7 @@ def test_a_command_sent_while_the_owner_starts_waits_for_it_and_is_answered_by_i
     hall: Path, pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("BOOTH_NOW", LATER)
+    monkeypatch.setenv("BOOTH_OPERATOR", "M100")  # the client's badge travels with the command
     station = hall / "manager"
     args = ["--hall", str(station), "report", "day", "--date", DAYS[0]]
     with owner_start.starting(station):  # an owner has taken the station, not yet listening

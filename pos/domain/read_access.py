@@ -124,9 +124,9 @@ READS: Mapping[str, Read] = {
     "booth receipt show": _read(S.OWN_STATION),
     "booth receipt verify": _read(why="whether a receipt in a player's hand is genuine"),
     "booth printer status": _read(S.OWN_STATION),
-    "booth sync status": _read(S.STATIONS),
-    "booth sync upstream status": _read(S.STATIONS),
-    "booth web sessions": _read(S.STATIONS),
+    "booth sync status": _read(why="the stations, their links and clocks; no money, no name"),
+    "booth sync upstream status": _read(why="the head office's link; no money, no name"),
+    "booth web sessions": _read(S.STATIONS, S.PEOPLE),
 }  # fmt: skip
 
 

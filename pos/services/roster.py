@@ -11,7 +11,7 @@ from pos.domain import names
 from pos.domain.checks import workers
 from pos.domain.roster import InvalidRoster, Shift, parse_roster, parse_shift_fields
 from pos.domain.typed import parse_date
-from pos.errors import BadInput, NotFound, RuleRefused
+from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import roster as roster_read
 from pos.services.inputs import ROSTER_MAX, checked_input, read_input_text
@@ -100,9 +100,7 @@ def _check_ages(st: Station, shifts: list[Shift], badges: dict[int, str]) -> Non
         )
         if refusal is not None and refusal.message not in problems:
             problems.append(refusal.message)
-    if problems:
-        shown = problems[:20] + ([f"(and {len(problems) - 20} more)"] if len(problems) > 20 else [])
-        raise RuleRefused("MINOR", "; ".join(shown) + "; nothing was recorded")
+    refuse(workers.refused_together(problems))
 
 
 def import_roster(

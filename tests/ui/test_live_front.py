@@ -21,6 +21,7 @@ BOOTH = str(Path(sys.executable).parent / "booth")
 def booth(hall: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("BOOTH_")}
     env["BOOTH_NOW"] = NOW.isoformat()
+    env["BOOTH_OPERATOR"] = "M100"  # a read of money needs a badge (pos.domain.read_access)
     return subprocess.run(
         [BOOTH, "--hall", str(hall), *args],
         env=env, capture_output=True, text=True, timeout=60, cwd=hall.parent,

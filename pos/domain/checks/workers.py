@@ -23,7 +23,7 @@ year older on 1 March in a year without one.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -114,3 +114,14 @@ def may_work(
             + (f" (the consent on file is signed {consent.signed.isoformat()})" if consent else ""),
         )
     return None
+
+
+def refused_together(messages: Sequence[str], *, shown: int = 20) -> Refusal | None:
+    """MINOR for a whole roster: every worker refused, named in one refusal (a roster is taken
+    whole or not at all), or None when nobody is."""
+    if not messages:
+        return None
+    listed = list(messages[:shown])
+    if len(messages) > shown:
+        listed.append(f"(and {len(messages) - shown} more)")
+    return Refusal("MINOR", "; ".join(listed) + "; nothing was recorded")
