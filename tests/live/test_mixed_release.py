@@ -161,7 +161,14 @@ def test_two_stations_on_two_releases_sell_pay_and_sync_and_neither_stops(
         assert new_verified.exit_code == 0 and old_verified.exit_code == 0
         assert json.loads(new_verified.stdout) == json.loads(old_verified.stdout)
         for report in (
-            booth(manager, "report", "day", "--date", "2026-12-05", env=ENV),
+            booth(
+                manager,
+                "report",
+                "day",
+                "--date",
+                "2026-12-05",
+                env={**ENV, "BOOTH_OPERATOR": "M100"},
+            ),
             _old_booth(code, booth_1, "report", "day", "--date", "2026-12-05"),
         ):
             assert report.exit_code == 0, report.stderr
