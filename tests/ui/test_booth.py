@@ -238,6 +238,14 @@ def test_void_devices_seal_and_drawer(demo_hall: Path, open_front: Any) -> None:
     # the end of the session at this booth
     ui.tap("tab-close")
     assert ui.find("close-state").text == "Session 2026-11-28 #1"
+    # a seller counts blind: what the drawer should hold shows only once the count is recorded
+    blind = ui.find("close-drawer").text
+    assert blind.startswith("Drawer: not counted yet") and "$" not in blind, blind
+    ui.shot("booth-close-blind")
+    ui.type("count-amount", "1.00")
+    ui.tap("count")
+    ui.until(lambda: "counted $1.00" in ui.find("close-drawer").text)
+    assert "expected $" in ui.find("close-drawer").text
     ui.tap("close-station")
     assert ui.find("close-headline").text == "BOOTH CLOSED"
     ui.shot("booth-close")

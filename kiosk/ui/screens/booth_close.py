@@ -10,7 +10,7 @@ from kiosk.ui import theme as t
 from kiosk.ui.blind_count import BlindCount
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import Field, OutcomeView, Row, Text, TouchButton, fixed
-from kiosk.viewmodels import booth, common
+from kiosk.viewmodels import books, booth, common
 from pos.services import money_path
 from pos.services.station import Station
 
@@ -22,18 +22,10 @@ class BoothCloseScreen(RoleScreen):
         self.state = fixed(
             Text(size=t.TITLE, bold=True, halign="center", one_line=True, ident="close-state"), 36
         )
-        self.hint = fixed(
-            Text(
-                "Count blind: the ledger's figure shows once your count is recorded. A second "
-                "badge counts again. Then close.",
-                size=t.SMALL,
-                colour=common.MUTED,
-                halign="center",
-                fit=True,
-            ),
-            40,
-        )
-        self.count = BlindCount(self, done=self.show)
+        # what the drawer should hold, as the signed-on person may see it (a seller counts
+        # blind: the figure shows once the count is recorded), and what to do next
+        self.drawer = fixed(Text(size=t.SMALL, halign="center", fit=True, ident="close-drawer"), 40)
+        self.count = BlindCount(self, done=self._counted)
         row = Row()
         row.add_widget(
             TouchButton(
@@ -62,21 +54,39 @@ class BoothCloseScreen(RoleScreen):
         self.outcome = OutcomeView(
             headline=t.LARGE, shout=t.LARGE, detail=t.SMALL, ident="close", size_hint_y=1.4
         )
-        for widget in (self.state, self.hint, *self.count.rows, row, reopen, self.outcome):
+        for widget in (
+            self.state,
+            self.drawer,
+            *self.count.rows,
+            row,
+            reopen,
+            self.outcome,
+        ):
             self.body.add_widget(widget)
         self.outcome.clear("")
 
-    def load(self, st: Station) -> str:
-        return booth.session_text(st)[0]
+    def load(self, st: Station) -> tuple[str, books.LineVM]:
+        badge = self.operator
+        person = st.staff(badge) if badge else None
+        roles = person.roles if person else frozenset()
+        # as the signed-on person may see it: a seller, the drawer's figure only once counted
+        return booth.session_text(st)[0], books.drawer_line(st, roles)
 
-    def render(self, vm: str) -> None:
-        self.state.text = vm
+    def render(self, vm: tuple[str, books.LineVM]) -> None:
+        self.state.text, drawer = vm
+        detail = f" · {drawer.detail}" if drawer.detail else ""
+        self.drawer.text = f"{drawer.text}{detail}"
+        self.drawer.set_colour(drawer.colour)
 
     def on_scan(self, text: str) -> None:
         if self.closed:
             self.reopen_by.text = text.strip()
         else:
             self.count.on_scan(text)
+
+    def _counted(self, outcome: common.Outcome) -> None:
+        self.show(outcome)
+        self.refresh()  # a count recorded: the drawer line may now show its figure
 
     def _close(self) -> None:
         badge = self.operator
