@@ -25,7 +25,10 @@ def main() -> None:
         elif kind == "redeem":
             args = ["redeem", f"A100001/{1000 + number * 100 + i:04d}/500", "--as", "S200"]
         else:
-            args = ["deal", "show", "A100001", "--json"] if i % 8 == 3 else ["report", "day"]
+            args = (["deal", "show", "A100001", "--json"] if i % 8 == 3 else ["report", "day"]) + [
+                "--as",
+                "S200",
+            ]  # a seller reads its own station
         result = client.forward(hall, args, rid, explicit_id=True)
         acks.append({"rid": rid, "kind": kind, "exit": result.exit_code, "err": result.stderr})
     out.write_text(json.dumps(acks))

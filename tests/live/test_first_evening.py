@@ -99,7 +99,8 @@ def test_the_checklist_runs_start_to_finish(tmp_path: Path) -> None:
     assert any("sell A123456" in line for line in ran)
     assert list((hall / "booth-1" / "spool").iterdir()), "the test page and the receipt printed"
     shown = subprocess.run(
-        [BOOTH, "--hall", str(hall / "booth-1"), "deal", "show", "A123456", "--json"],
+        [BOOTH, "--hall", str(hall / "booth-1"), "deal", "show", "A123456", "--json",
+         "--as", "M1"],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )  # fmt: skip
     assert '"tickets_sold": 1' in shown.stdout, shown.stdout

@@ -283,7 +283,7 @@ mount --bind {hall} {hall} && mount -o remount,bind,ro {hall} || exit 99
 run() {{ BOOTH_NOW={NOW} {BOOTH} --hall {hall} "$@"; echo "exit=$?"; }}
 run verify --json
 run deal list
-run report day --date 2026-11-28
+run report day --date 2026-11-28 --as M100
 run export --inspector {out}/inspection --as I300
 run sell A100001 --qty 1 --as S200
 """

@@ -83,7 +83,7 @@ def test_reads_after_failed_opens_answer_exit_3_and_then_work_again(hall: Path) 
                 assert "ledger" in failed.stderr, failed.stderr
         finally:
             away.rename(ledger)
-        for args in (("deal", "list"), ("report", "day"), ("verify",)):
+        for args in (("deal", "list"), ("report", "day", "--as", "M100"), ("verify",)):
             again = booth(hall, *args, timeout=90)
             assert again.exit_code == 0, (args, again.stderr)
         assert "Traceback" not in log.read_text()

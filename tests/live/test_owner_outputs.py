@@ -49,10 +49,12 @@ def test_outputs_over_existing_files_are_rewritten_by_the_client(
     with owner(hall, *SERVE):
         runs = [
             booth(hall, "report", "day", "--date", "2026-11-28", "--pdf", "out/day.pdf",
-                  "--csv", "out/day-csv"),
-            booth(hall, "report", "form", "--date", "2026-11-28", "--pdf", "out/form.pdf"),
+                  "--csv", "out/day-csv", "--as", "M100"),
+            booth(hall, "report", "form", "--date", "2026-11-28", "--pdf", "out/form.pdf",
+                  "--as", "M100"),
             booth(hall, "report", "quarter", "--year", "2026", "--quarter", "4",
-                  "--pdf", "out/q4.pdf", "--xlsx", "out/q4.xlsx", "--csv", "out/q4.csv"),
+                  "--pdf", "out/q4.pdf", "--xlsx", "out/q4.xlsx", "--csv", "out/q4.csv",
+                  "--as", "M100"),
             booth(hall, "station", "add", "booth-3", "--role", "booth", "--out", "out/b3.json",
                   "--as", "M100"),
         ]  # fmt: skip

@@ -400,7 +400,7 @@ def test_a_hall_night_under_load_with_faults_loses_and_doubles_nothing(
     # -- the manager's day report: the acknowledgements' sums ------------------------------
     ran = subprocess.run(
         [BOOTH, "--hall", str(stations["manager"]), "report", "day", "--date", "2026-11-28",
-         "--json"],
+         "--json", "--as", "M100"],
         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
         env={**{k: v for k, v in os.environ.items() if not k.startswith("BOOTH_")},
              "BOOTH_NOW": soak.PLAY_FROM.isoformat()},
