@@ -20,6 +20,7 @@ from tests.live.owners import booth, make_demo_hall
 from tests.web.phone import (
     PINS,
     Hall,
+    M,
     chromium,
     fingerprint,
     request,
@@ -172,7 +173,7 @@ def test_pair_by_qr_sign_in_figures_equal_the_report_and_a_sale_shows_live(
             assert driver.execute_script(ACCESSIBLE) == []
 
             # the dashboard's figures are those of `booth report day --json`
-            report = json.loads(booth(hall.manager, "report", "day", "--json").stdout)
+            report = json.loads(booth(hall.manager, "report", "day", "--json", *M).stdout)
             assert _figure(driver, "gross") == f"${report['gross']}"
             assert _figure(driver, "prizes_paid") == f"${report['prizes_paid']}"
             assert _figure(driver, "net") == f"${report['net']}"
@@ -207,7 +208,7 @@ def test_pair_by_qr_sign_in_figures_equal_the_report_and_a_sale_shows_live(
             latency = _wait(lambda: _figure(driver, "gross") != before, 20.0)
             print(f"the sale reached the page {latency:.2f} s after its acknowledgement")
             assert driver.execute_script("return window.boothPageMark;") == "before the sale"
-            report = json.loads(booth(hall.manager, "report", "day", "--json").stdout)
+            report = json.loads(booth(hall.manager, "report", "day", "--json", *M).stdout)
             assert _figure(driver, "gross") == f"${report['gross']}"
             full = driver.execute_script("return document.body.scrollHeight")
             driver.execute_cdp_cmd(
@@ -281,7 +282,7 @@ def test_a_revoked_session_is_signed_out_at_once(demo: Path, tmp_path: Path) -> 
             # a treasurer sees takings, deals and cash, not the stations or exceptions
             assert driver.find_elements(By.ID, "h-cash")
             assert driver.find_elements(By.ID, "h-exceptions") == []
-            sessions = json.loads(booth(hall.manager, "web", "sessions", "--json").stdout)
+            sessions = json.loads(booth(hall.manager, "web", "sessions", "--json", *M).stdout)
             active = [s for s in sessions if s["state"] == "active"]
             assert [s["badge"] for s in active] == ["T400"]
             ran = booth(hall.manager, "web", "revoke", active[0]["id"], "--as", "M100")
