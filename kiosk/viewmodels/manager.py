@@ -21,6 +21,7 @@ from kiosk.viewmodels.common import (
     money,
 )
 from pos.domain import clock_skew, peer_release
+from pos.domain.exception_words import kind_of, kind_words
 from pos.errors import BadInput
 from pos.services import current_session, deals, exceptions, hall, reports, roster, sessions
 from pos.services.current_session import hall_date
@@ -164,28 +165,7 @@ def dashboard(st: Station) -> DashboardVM:
 
 # -- exceptions ---------------------------------------------------------------------------------
 
-KIND_LABELS = {
-    "double-payment": ("Paid twice", ERROR),
-    "paid-twice": ("Paid on both sides of a cut", ERROR),
-    "probable-counterfeit": ("Probable counterfeit", ERROR),
-    "many-winners": ("Many winners, one player", WARN),
-    "device-not-returned": ("Device not returned", WARN),
-    "late-event": ("Worker bought (late event)", WARN),
-    "near-match": ("Near match to a worker", INFO),
-    "deposit-late": ("Deposit late (11VAC20-20-80 D)", ERROR),
-    "deposit-short": ("Deposit short", ERROR),
-    "deposit-late-short": ("Deposit late and short", ERROR),
-    "deposit-credit": ("Bank credit does not match", WARN),
-    "dispenser-jam": ("Kiosk dispenser jam: staff called", WARN),
-    "acceptor-jam": ("Kiosk bill jam: staff called", WARN),
-    "acceptor-unknown": ("Kiosk bill not accounted for", WARN),
-    "acceptor-returned": ("Kiosk bill given back at start-up", WARN),
-    "dispense-unknown": ("Kiosk sale interrupted", WARN),
-    "prize-paid-twice": ("Prize paid twice (stations cut apart)", ERROR),
-    "fork": ("Two histories of a station", ERROR),
-    "clock-ahead": ("A station's clock runs ahead", WARN),
-    "newer-release": ("From a newer Booth: upgrade", WARN),
-}
+LEVEL_COLOURS = {"error": ERROR, "warn": WARN, "info": INFO}
 
 
 @dataclass(frozen=True)
@@ -194,18 +174,30 @@ class ExceptionVM:
     subject: str
     detail: str
     colour: str
-    ref: str | None = None  # ORIGIN:SEQ of the exception the manager decides (Accept / Reject)
+    ref: str | None = None  # the exception the manager decides (Accept / Reject); never shown
+    accept_means: str = ""  # what Accept records for this kind, in plain words
+    reject_means: str = ""
+
+
+def exception_vm(
+    kind: str, ticket: str | None, subject: str, detail: str, ref: str | None
+) -> ExceptionVM:
+    """One exception as its row shows it: the kind's words (pos.domain.exception_words)."""
+    words = kind_words(kind_of(kind, ticket))
+    return ExceptionVM(
+        words.title,
+        subject,
+        detail,
+        LEVEL_COLOURS.get(words.level, MUTED),
+        ref,
+        words.accept_means,
+        words.reject_means,
+    )
 
 
 def exceptions_screen(st: Station) -> tuple[ExceptionVM, ...]:
     return tuple(
-        ExceptionVM(
-            KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[0],
-            e["subject"],
-            e["detail"],
-            KIND_LABELS.get(e["kind"], (e["kind"], MUTED))[1],
-            e.get("ref"),
-        )
+        exception_vm(e["kind"], e.get("ticket"), e["subject"], e["detail"], e.get("ref"))
         for e in exceptions.review_list(st)
     ) + tuple(  # nothing to decide: what the list above cannot say before an upgrade
         ExceptionVM("Where a rule's record begins", "", note, INFO)
@@ -221,10 +213,12 @@ def resolve_exception(st: Station, ref: str, decision: str, note: str, operator:
         result = exceptions.resolve_exception(
             st, origin, seq, decision=decision, note=note, operator=operator
         )
+        words = kind_words(kind_of(result["kind"], result.get("ticket")))
+        subject = f" · {result['subject']}" if result.get("subject") else ""
         return Outcome(
             True,
             f"{result['decision'].upper()}",
-            f"Exception {result['exception']} ({result['kind']}): {result['note']}",
+            f"For every station: {words.title}{subject}. Note: {result['note']}",
             OK if decision == "accepted" else WARN,
         )
 

@@ -100,6 +100,12 @@ _WORDS: dict[str, KindWords] = {
         "Tickets or credit do not match: count the column again",
         "warn",
     ),
+    "kiosk-credit-left": KindWords(
+        "Player left credit on the kiosk",
+        "The player was paid their credit, or it is kept for them",
+        "Not settled: find the player and pay out the credit as a voucher",
+        "warn",
+    ),
     "raffle-stubs": KindWords(
         "Raffle stubs do not match the tickets sold",
         "Explained: the stubs were counted again and match",
@@ -190,6 +196,14 @@ _WORDS: dict[str, KindWords] = {
         "warn",
     ),
 }
+
+
+def kind_of(kind: str, ticket: str | None) -> str:
+    """The kind whose words apply: a double payment that names no ticket is a voucher used
+    twice for a kiosk sale (pos.services.sales), not a second try at a paid ticket."""
+    if kind == "double-payment" and not ticket:
+        return "voucher-paid-twice"
+    return kind
 
 
 def known(kind: str) -> bool:

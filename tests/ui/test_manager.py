@@ -35,20 +35,23 @@ def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     # exceptions to decide
     ui.tap("tab-exceptions")
     shown = ui.text()
-    assert "Paid twice · A100001/0007" in shown and "2 exceptions to decide" in shown
+    assert "Second try refused: ticket already paid · A100001/0007" in shown
+    assert "2 exceptions to decide" in shown
     assert "Kiosk dispenser jam: staff called" in shown  # the demo kiosk's jam called staff
     ui.shot("manager-exceptions")
     accept = next(i for i in ui.idents() if i.startswith("accept-booth-1-"))
+    ui.tap(accept)  # the first tap asks: it decides for every station
     ui.tap(accept)  # no note: refused, still open
     assert ui.find("exception-headline").text == "Cannot decide"
     assert "2 exceptions to decide" in ui.text()
-    ui.type("exception-note", "same player scanned twice; paid once")
+    ui.type(accept.replace("accept-", "note-"), "same player scanned twice; paid once")
+    ui.tap(accept)
     ui.tap(accept)
     assert ui.find("exception-headline").text == "ACCEPTED"
     assert "same player scanned twice; paid once" in ui.find("exception-detail").text
     shown = ui.text()
     assert "1 exception to decide" in shown and "Kiosk dispenser jam" in shown
-    assert "Paid twice · A100001/0007" not in shown
+    assert not any(i.startswith("note-booth-1-") for i in ui.idents())
     assert not any(i.startswith("accept-booth-1-") for i in ui.idents())
     ui.shot("manager-exception-decided", both=False)
     decided = ui.runtime.worker_call(

@@ -254,7 +254,10 @@ def test_manager_dashboard_and_exceptions(demo_hall: Path) -> None:
         assert vm.total_text.startswith("Gross $")
         assert [b.label for b in vm.chart.bars] == ["18h", "19h"]
         flags = manager.exceptions_screen(st)
-        assert any(e.label == "Paid twice" and e.subject == "A100001/0007" for e in flags)
+        assert any(
+            e.label == "Second try refused: ticket already paid" and e.subject == "A100001/0007"
+            for e in flags
+        )
         deals = {d.serial: d for d in manager.deals_screen(st)}
         assert deals["A100001"].state == "in-play" and deals["A100001"].can_close
 
