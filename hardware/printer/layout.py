@@ -85,6 +85,20 @@ def rows(receipt: Receipt, profile: PrinterProfile) -> list[Row]:
             out.append(TextRow(line.rstrip(), bold=index == 0))  # index 0: the organisation
     if receipt.qr:
         out.append(QrCode(receipt.qr, qr_module_px(profile, receipt.qr), profile.native_qr))
+    out.extend(code_rows(receipt, width))
+    return out
+
+
+def code_rows(receipt: Receipt, width: int) -> list[Row]:
+    """Under the QR code, a voucher's short code for typing: its label, then the code in
+    double size where it fits (bold, normal width where it does not)."""
+    lines = receipt.code_lines()
+    if not lines:
+        return []
+    *labels, code = lines
+    out: list[Row] = [TextRow(part, "center") for label in labels for part in _wrap(label, width)]
+    double_width = len(code) <= width // 2
+    out.append(TextRow(code, "center", bold=True, double_width=double_width, double_height=True))
     return out
 
 

@@ -182,10 +182,15 @@ def voucher() -> None:
 @json_option
 @click.pass_context
 def voucher_issue(ctx: click.Context, amount: str, operator: str | None) -> None:
-    """Issue a voucher for cash taken in."""
+    """Issue a voucher for cash taken in. Its short code (printed under its QR code, for typing
+    where the QR will not scan) is `code` in --json."""
     with state(ctx).open_station() as st:
         result = vouchers.issue_voucher(st, amount, reason="cash", operator=operator)
-    emit(ctx, result, f"Voucher #{result.voucher} for {format_money(result.amount)}.")
+    emit(
+        ctx,
+        result,
+        f"Voucher #{result.voucher} for {format_money(result.amount)}; code {result.code}.",
+    )
 
 
 @voucher.command("redeem")
@@ -194,7 +199,9 @@ def voucher_issue(ctx: click.Context, amount: str, operator: str | None) -> None
 @json_option
 @click.pass_context
 def voucher_redeem(ctx: click.Context, code: str, operator: str | None) -> None:
-    """Pay a voucher from its QR code, once."""
+    """Pay a voucher once, from its QR code or the short code printed under it (typed: dashes
+    and spaces optional, any case). A typo in a short code exits 2, a voucher already paid or
+    not on file here 1, a QR code forged or of another hall 4."""
     with state(ctx).open_station() as st:
         result = vouchers.redeem_voucher(st, code, operator=operator)
     emit(

@@ -54,6 +54,9 @@ class Receipt:
     notes: tuple[str, ...] = ()
     grid: tuple[tuple[str, ...], ...] = ()  # fixed-width rows, e.g. bingo faces
     qr: str | None = None
+    # A voucher's short code (grouped, "K7QX-4RMP-WTAC9"), printed under its QR code for a
+    # player whose QR will not scan to type (see voucher_code.py).
+    typed_code: str | None = None
     training: bool = False
     reprint: bool = False
     extra: dict[str, str] = field(default_factory=dict)
@@ -66,6 +69,13 @@ class Receipt:
             raise ValueError(f"receipt kind {self.kind!r} is not one of {', '.join(KINDS)}")
         if self.issued_at.tzinfo is None:
             raise ValueError("a receipt's time must be aware")
+
+    def code_lines(self) -> list[str]:
+        """What prints under the QR code: a voucher's short code, to type where the QR will not
+        scan (the printer sets the code itself large)."""
+        if not self.typed_code:
+            return []
+        return ["Will not scan? Type this code:", self.typed_code]
 
     def banner(self) -> list[str]:
         """The lines that must stand out at the top: TRAINING, REPRINT."""

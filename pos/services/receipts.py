@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pos.domain import qr_payload
+from pos.domain import qr_payload, voucher_code
 from pos.domain.hlc import Stamp
 from pos.domain.money import format_amount
 from pos.domain.qr_payload import InvalidPayload, Payload
@@ -199,10 +199,19 @@ def receipt(st: Station, station: str, number: int, *, reprint: bool = False) ->
         fields=tuple(content.get("fields", ())),
         notes=tuple(content.get("notes", ())),
         qr=qr,
+        typed_code=_typed_code(st, kind, station, number),
         training=st.hall.training,
         reprint=reprint,
         stub=tuple(content.get("stub", ())),
     )
+
+
+def _typed_code(st: Station, kind: str, station: str, number: int) -> str | None:
+    """A voucher's short code, printed under its QR for typing (grouped), else None."""
+    if kind != "voucher":
+        return None
+    code = receipts_read.voucher_code_of(st.ledger.conn, station, number)
+    return voucher_code.grouped(code) if code else None
 
 
 def _key(st: Station) -> StationKey:
@@ -374,6 +383,7 @@ def receipt_json(r: Receipt) -> dict[str, Any]:
         "training": r.training,
         "reprint": r.reprint,
         "qr": r.qr,
+        "typed_code": r.typed_code,
         "text": r.text_lines(48),
         "stub": list(r.stub),
     }

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pos.domain import qr_payload, voucher_code
 from pos.domain.checks import vouchers as voucher_checks
-from pos.domain.money import CENTS
+from pos.domain.money import CENTS, format_amount
 from pos.domain.typed import parse_typed_amount
 from pos.errors import BadInput, refuse
 from pos.ledger.projections import receipts as receipts_read
@@ -19,11 +20,14 @@ from pos.services.station import Station
 
 @dataclass(frozen=True)
 class VoucherIssued:
-    """A voucher issued: its number (its receipt's), the station, its value in cents."""
+    """A voucher issued: its number (its receipt's), the station, its value in cents, and the
+    short code printed under its QR (grouped, as printed) for typing where the QR will not
+    scan."""
 
     voucher: int
     station: str
     amount: int = field(metadata=CENTS)
+    code: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,14 @@ def issue_voucher(st: Station, amount: str, *, reason: str, operator: str | None
         st.append(
             "VoucherIssued", {"amount": cents, "reason": reason, "by": by.badge, "receipt": number}
         )
-    return VoucherIssued(number, st.id, cents)
+    return VoucherIssued(number, st.id, cents, printed_code(st, st.id, number))
+
+
+def printed_code(st: Station, station: str, number: int) -> str:
+    """The short code printed under voucher `number` of `station`'s QR, grouped as printed;
+    "" when that voucher is not on file here."""
+    code = receipts_read.voucher_code_of(st.ledger.conn, station, number)
+    return voucher_code.grouped(code) if code else ""
 
 
 def issue_credit_voucher(st: Station, cents: int, *, reason: str) -> int:
@@ -57,12 +68,31 @@ def issue_credit_voucher(st: Station, cents: int, *, reason: str) -> int:
 
 
 def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
-    """A voucher's QR code, verified (genuine, of this hall): (station, number, printed amount).
-    Outside any transaction: verifying reads keys only."""
+    """A voucher's QR code, verified (genuine, of this hall), or the short code printed under
+    it, typed: (station, number, amount it shows). Outside any transaction: verifying reads
+    keys only, a typed code the vouchers on file."""
+    if not code.strip().startswith(qr_payload.VERSION + "."):
+        return typed_voucher(st, code)
     checked = verify_payload(st, code)
     if checked["kind"] != "voucher":
         raise BadInput("voucher", f"the code is a {checked['kind']} receipt, not a voucher")
     return str(checked["station"]), int(checked["number"]), str(checked["amount"])
+
+
+def typed_voucher(st: Station, typed: str) -> tuple[str, int, str]:
+    """The voucher whose short code (printed under its QR) was typed: (station, number, the
+    amount on file). BadInput when the code has a typo (its check character says so); refused
+    (VOUCHER) when no voucher on file here has it: another hall's, made up, or not synced yet."""
+    try:
+        code = voucher_code.parse(typed)
+    except voucher_code.VoucherCodeTypo as exc:
+        raise BadInput("voucher", f"{exc}: check it and try again") from None
+    found = receipts_read.vouchers_with_code(st.ledger.conn, code)
+    refuse(voucher_checks.typed_code_on_file(voucher_code.grouped(code), len(found)))
+    station, number = found[0]
+    held = receipts_read.voucher(st.ledger.conn, station, number)
+    assert held is not None
+    return station, number, format_amount(held.amount)
 
 
 def voucher_amount_on_file(st: Station, station: str, number: int, printed: str) -> int:
@@ -86,8 +116,9 @@ def voucher_amount_on_file(st: Station, station: str, number: int, printed: str)
 
 
 def redeem_voucher(st: Station, code: str, *, operator: str | None) -> VoucherPaid:
-    """Pay a voucher from its QR code, once. Refused when it is already paid, not on file here
-    (it cannot be checked, so it is not paid), or of another amount than was issued."""
+    """Pay a voucher from its QR code or its typed short code, once. Refused when it is already
+    paid, not on file here (it cannot be checked, so it is not paid), or of another amount than
+    was issued; a typed code with a typo is BadInput."""
     by = st.operator(operator, "seller", "redeemer")
     station, number, printed = checked_voucher(st, code)
     with st.ledger.transaction():

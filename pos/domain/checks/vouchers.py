@@ -41,3 +41,21 @@ def payable(
             f"${format_amount(amount)}, not ${printed}",
         )
     return None
+
+
+def typed_code_on_file(code: str, found: int) -> Refusal | None:
+    """A voucher's short code typed (well formed, `code` as printed), of which `found` vouchers
+    on file here have it: exactly one pays. None on file: it is no voucher of this hall, or
+    one not synced here yet; it is not paid."""
+    if found == 0:
+        return Refusal(
+            "VOUCHER",
+            f"no voucher of this hall on file here has the code {code}: not paid (a voucher "
+            "issued elsewhere pays once the stations have synced)",
+        )
+    if found > 1:
+        return Refusal(
+            "VOUCHER",
+            f"{found} vouchers on file have the code {code}: scan its QR code instead",
+        )
+    return None

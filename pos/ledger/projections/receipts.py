@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from pos.domain import voucher_code
 from pos.ledger.events import Event
 from pos.ledger.projections.base import EVERY_EVENT, Projection
 from pos.ledger.rows import dict_row, dict_rows
@@ -26,8 +27,10 @@ CREATE INDEX p_receipts_unprinted ON p_receipts (station, printed);
 CREATE TABLE p_vouchers (
     station TEXT NOT NULL, number INTEGER NOT NULL, amount INTEGER NOT NULL,
     reason TEXT NOT NULL, issued_hlc TEXT NOT NULL, redeemed_by_origin TEXT,
-    redeemed_seq INTEGER, redeemed_hlc TEXT, PRIMARY KEY (station, number)
-)
+    redeemed_seq INTEGER, redeemed_hlc TEXT, code TEXT NOT NULL,
+    PRIMARY KEY (station, number)
+);
+CREATE INDEX p_vouchers_code ON p_vouchers (code)
 """
 
 
@@ -75,11 +78,25 @@ def _job(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
         )
 
 
+def typed_code(event: Event) -> str:
+    """The short code printed under a voucher's QR (canonical, see voucher_code.py), from the
+    signature its station put on the issue: only that station's key makes it, every station
+    that synced the issue holds it, and a rebuild or a reprint gives the same code."""
+    return voucher_code.derive(bytes.fromhex(event.sig))
+
+
 def _voucher_issued(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     conn.execute(
-        "INSERT OR IGNORE INTO p_vouchers (station, number, amount, reason, issued_hlc) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (event.origin, int(body["receipt"]), int(body["amount"]), body["reason"], event.hlc),
+        "INSERT OR IGNORE INTO p_vouchers (station, number, amount, reason, issued_hlc, code) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            event.origin,
+            int(body["receipt"]),
+            int(body["amount"]),
+            body["reason"],
+            event.hlc,
+            typed_code(event),
+        ),
     )
 
 
@@ -155,6 +172,23 @@ def voucher(conn: sqlite3.Connection, station: str, number: int) -> Voucher | No
         (station, number),
     ).fetchone()
     return Voucher(int(row[0]), row[1], row[2]) if row else None
+
+
+def voucher_code_of(conn: sqlite3.Connection, station: str, number: int) -> str | None:
+    """The short code (canonical) of voucher `number` of `station`, or None: not on file."""
+    row = conn.execute(
+        "SELECT code FROM p_vouchers WHERE station = ? AND number = ?", (station, number)
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def vouchers_with_code(conn: sqlite3.Connection, code: str) -> list[tuple[str, int]]:
+    """(station, number) of the vouchers whose printed short code is `code` (canonical): one,
+    or none when no voucher on file here has it."""
+    rows = conn.execute(
+        "SELECT station, number FROM p_vouchers WHERE code = ? ORDER BY station, number", (code,)
+    ).fetchall()
+    return [(str(row[0]), int(row[1])) for row in rows]
 
 
 def vouchers_issued(
