@@ -413,6 +413,8 @@ class ActionVM:
     name: str  # what game_action does
     label: str
     colour: str
+    #: for what cannot be undone: what the button says after a first tap ("" records at once)
+    confirm: str = ""
 
 
 @dataclass(frozen=True)
@@ -503,7 +505,7 @@ def _session_game(st: Station, game: Game) -> SessionGameVM:
         inputs = ()
         actions = (
             ActionVM("won", "Won in the calls", OK),
-            ActionVM("not-won", "Not won", WARN),
+            ActionVM("not-won", "Not won", WARN, confirm="Not won: tap again to record it"),
         )
     else:
         status = _chest_status(bingo_games.chest_status(st, game=game.number))
@@ -517,7 +519,8 @@ def _session_game(st: Station, game: Game) -> SessionGameVM:
             ActionVM("sell", "Sell", OK),
             ActionVM("participant", "Participant", INFO),
             ActionVM("opened", "Opened", OK),
-            ActionVM("keys", "Not opened", WARN),  # then every key is tried (H5)
+            # then every key is tried (H5): final, so a second tap records it
+            ActionVM("keys", "Not opened", WARN, confirm="Not opened: tap again to record it"),
         )
     return SessionGameVM(game.number, kind, game.title, status, inputs, actions)
 

@@ -206,6 +206,7 @@ def test_the_booth_records_decision_progressive_and_treasure_chest_games(
     ui.tap("session-game-4")
     assert "$500.00 in 50 numbers (I3)" in ui.find("game-status").text
     ui.tap("game-not-won")
+    ui.tap("game-not-won")  # a second tap records it: it cannot be undone
     assert ui.find("game-headline").text == "NOT WON: PLAY ON AS REGULAR"
     assert "Next session: 51 numbers" in ui.find("game-detail").text
     assert "played on as a regular game (I6)" in ui.find("game-status").text
@@ -223,6 +224,7 @@ def test_the_booth_records_decision_progressive_and_treasure_chest_games(
     ui.type("game-input-via", "1")
     ui.tap("game-participant")
     assert ui.find("game-headline").text == "PARTICIPANT CHOSEN"
+    ui.tap("game-keys")
     ui.tap("game-keys")
     assert "not opened, every key tried (H5)" in ui.find("game-status").text
     ui.shot("booth-games-chest")

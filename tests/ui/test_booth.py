@@ -226,7 +226,8 @@ def test_void_devices_seal_and_drawer(demo_hall: Path, open_front: Any) -> None:
     # seal cards
     ui.tap("tab-seal")
     assert "Seal the Deal (S200001)" in ui.text()
-    ui.tap("hold-113")
+    ui.scan("S200001/113")  # the hold ticket scanned, then its line tapped twice
+    ui.tap("line-7")
     ui.tap("line-7")
     assert ui.find("seal-headline").text == "LINE 7 SIGNED"
     assert ui.find("line-7").text == "7: 113" and ui.find("line-7").disabled

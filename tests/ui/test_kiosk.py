@@ -92,15 +92,21 @@ def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) ->
     )
     assert '"paid_credit":500' in paid.replace(" ", "")
     ui.tap("more")
-    # sign a seal line: the player picks their hold ticket, then a free line
+    # sign a seal line: the player scans their hold ticket, then taps a free line twice
     ui.tap("go-kiosk-seal")
     assert "Kiosk Seal (S300001)" in ui.text()
+    assert "Scan the winning hold ticket" in ui.text()
     ui.shot("kiosk-seal")
-    ui.tap("hold-107")
+    ui.scan("C-1001")  # a card is not a hold ticket
+    assert ui.find("seal-headline").text == "Scan the winning hold ticket"
+    ui.scan("S300001/107")
+    ui.tap("line-5")
+    assert ui.find("line-5").text == "Sign?"
     ui.tap("line-5")
     assert ui.find("seal-headline").text == "LINE 5 IS YOURS"
     assert "Hold ticket 107 signed line 5 of S300001" in ui.find("seal-detail").text
-    assert "hold-107" not in ui.idents() and "hold-007" in ui.idents()
+    ui.scan("S300001/107")
+    assert "Hold ticket 107 has already signed a line" in ui.find("seal-detail").text
     assert ui.find("line-5").disabled
     ui.shot("kiosk-seal-signed", both=False)
     signed = ui.runtime.worker_call(

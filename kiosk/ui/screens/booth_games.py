@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from kivy.input.motionevent import MotionEvent
+
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.screens.booth_bingo import Card
+from kiosk.ui.two_tap import TwoTaps, window_pos
 from kiosk.ui.widgets import Box, Field, Grid, ListBox, OutcomeView, Panel, Text, TouchButton, fixed
 from kiosk.viewmodels import bingo, common
 from pos.services import money_path
@@ -23,6 +26,8 @@ class GamesScreen(RoleScreen):
         self.chosen: int | None = None
         self.fields: dict[str, Field] = {}
         self.attempt = money_path.new_attempt()  # the write button's, until its answer
+        self.taps = TwoTaps()  # "Not won", "Not opened": final, so recorded on a second tap
+        self.taps.listeners.append(self._armed)
         columns = Box("horizontal")
         left = Box("vertical", size_hint_x=0.36)
         self.program = Text(size=t.SMALL, colour=common.MUTED, one_line=True, ident="games-program")
@@ -67,6 +72,7 @@ class GamesScreen(RoleScreen):
         self._show_game(game)
 
     def _show_game(self, game: bingo.SessionGameVM | None) -> None:
+        self.taps.cancel()
         kept = {key: field.text for key, field in self.fields.items()}
         self.status.text = game.status if game else ""
         self.inputs.clear_widgets()
@@ -81,15 +87,11 @@ class GamesScreen(RoleScreen):
             self.inputs.add_widget(field)
         self.actions.cols = max(1, min(4, len(game.actions)))  # one row of buttons
         for action in game.actions:
-            self.actions.add_widget(
-                TouchButton(
-                    action.label,
-                    on_press=partial(self._act, game, action.name),
-                    colour=action.colour,
-                    size=t.BODY,
-                    ident=f"game-{action.name}",
-                )
+            button = TouchButton(
+                action.label, colour=action.colour, size=t.BODY, ident=f"game-{action.name}"
             )
+            button.bind(on_release=partial(self._tapped, game, action))
+            self.actions.add_widget(button)
 
     def _choose(self, number: int) -> None:
         if number != self.chosen:
@@ -97,6 +99,26 @@ class GamesScreen(RoleScreen):
         self.chosen = number
         if self.vm is not None:
             self.render(self.vm)
+
+    def _tapped(
+        self, game: bingo.SessionGameVM, action: bingo.ActionVM, button: TouchButton
+    ) -> None:
+        if action.confirm and not self.taps.confirmed(button, action.name, action.confirm):
+            return
+        self._act(game, action.name)
+
+    def _armed(self, armed: bool) -> None:
+        if armed:
+            self.outcome.clear("Tap it again to record it; touch anywhere else to take it back")
+        else:
+            self.outcome.clear("Taken back: nothing recorded")
+
+    def on_touch_down(self, touch: MotionEvent) -> bool:
+        self.taps.touched(window_pos(self, touch))
+        return bool(super().on_touch_down(touch))
+
+    def on_leave(self, *_: object) -> None:
+        self.taps.cancel()
 
     def _act(self, game: bingo.SessionGameVM, action: str) -> None:
         values, badge = {k: f.text for k, f in self.fields.items()}, self.operator

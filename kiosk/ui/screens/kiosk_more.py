@@ -13,6 +13,7 @@ from kiosk.ui.screens.seal import SealScreen
 from kiosk.ui.widgets import Field, ListBox, OutcomeView, Row, Text, TouchButton
 from kiosk.viewmodels import booth, common
 from kiosk.viewmodels import kiosk as vm_kiosk
+from kiosk.viewmodels.hold_ticket import SCAN_IT
 from pos.services.station import Station
 
 
@@ -188,7 +189,11 @@ class KioskSealScreen(SealScreen):
         self.front.call(lambda st: vm_kiosk.sign_line(st, player, serial, ticket, line), self._done)
 
     def on_scan(self, text: str) -> None:
-        pass
+        """Only the player's hold ticket: the player is already known."""
+        if not self.take_scan(text):
+            self.show(
+                common.Outcome(False, SCAN_IT, f"{SCAN_IT}: the ticket, not a card.", common.WARN)
+            )
 
 
 class KioskManagerScreen(RoleScreen):

@@ -1,15 +1,20 @@
-"""A seal card deal's sign-up sheet: tap a hold ticket, then a free line, to sign it; open the
-seal when the deal is sold out (booth). The kiosk shows the same sheet: its identified player
-picks their hold ticket and a free line, and signs it themselves."""
+"""A seal card deal's sign-up sheet: scan the winning hold ticket (checked against the seal's
+hold tickets), then tap a free line and tap it again to sign it (a signed line is for good);
+open the seal when the deal is sold out (booth). The kiosk shows the same sheet: its identified
+player scans their hold ticket and signs a free line themselves."""
 
 from __future__ import annotations
 
 from functools import partial
 
+from kivy.input.motionevent import MotionEvent
+
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
+from kiosk.ui.two_tap import TwoTaps, window_pos
 from kiosk.ui.widgets import Box, Field, Grid, OutcomeView, Panel, Row, Text, TouchButton, fixed
 from kiosk.viewmodels import booth, common
+from kiosk.viewmodels.hold_ticket import SCAN_IT, read_hold_ticket
 from pos.services.station import Station
 
 
@@ -18,7 +23,9 @@ class SealScreen(RoleScreen):
     for_player = False  # the kiosk: the identified player signs; no opening the seal
 
     def build(self) -> None:
-        self.ticket: str | None = None
+        self.ticket: str | None = None  # the hold ticket scanned, until it signs
+        self.taps = TwoTaps()  # a line is signed on its second tap
+        self.taps.listeners.append(self._armed)
         self.header = Text(size=t.LARGE, bold=True, one_line=True, size_hint_y=None)
         self.detail = Text(size=t.SMALL, colour=common.MUTED, one_line=True, size_hint_y=None)
         fixed(self.header, 30)
@@ -30,8 +37,8 @@ class SealScreen(RoleScreen):
         self.grid = Grid(cols=6, gap=3)
         left.add_widget(self.grid)
         right = Panel(orientation="vertical", size_hint_x=0.45)
-        self.tickets = Row()
-        right.add_widget(self.tickets)
+        self.scanned = Text(size=t.BODY, bold=True, fit=True, ident="seal-ticket")
+        right.add_widget(self.scanned)
         self.player = Field("Player card or ID (optional)", ident="seal-player")
         if not self.for_player:
             right.add_widget(self.player)
@@ -58,8 +65,8 @@ class SealScreen(RoleScreen):
         return booth.seal_screen(st)
 
     def render(self, vm: booth.SealVM | None) -> None:
+        self.taps.cancel(quiet=True)
         self.grid.clear_widgets()
-        self.tickets.clear_widgets()
         if vm is None:
             self.header.text = "No seal card deal is in play here"
             self.detail.text = ""
@@ -68,38 +75,83 @@ class SealScreen(RoleScreen):
         self.header.text = vm.title
         self.detail.text = f"{vm.detail} · {vm.open_hint}"
         if self.ticket not in vm.free_tickets:
-            self.ticket = vm.free_tickets[0] if vm.free_tickets else None
-        for ticket in vm.free_tickets:
-            self.tickets.add_widget(
-                TouchButton(
-                    f"Ticket {ticket}",
-                    on_press=partial(self._pick, ticket),
-                    colour=common.INFO if ticket == self.ticket else common.PANEL_HI,
-                    size=t.BODY,
-                    ident=f"hold-{ticket}",
-                )
-            )
-        if not vm.free_tickets:
-            self.tickets.add_widget(Text("Every hold ticket has signed", size=t.BODY))
+            self.ticket = None
+        if self.ticket is not None:
+            self.scanned.text = f"Hold ticket {self.ticket}: tap a free line"
+        elif vm.free_tickets and not vm.opened:
+            self.scanned.text = SCAN_IT
+        else:
+            self.scanned.text = "Every hold ticket has signed" if not vm.opened else ""
         for line in vm.lines:
             colour = common.OK if line.winner else (common.OFF if line.signed else common.PANEL_HI)
-            self.grid.add_widget(
-                TouchButton(
-                    line.text,
-                    on_press=partial(self._sign, line.line),
-                    colour=colour,
-                    size=t.SMALL if line.signed else t.BODY,
-                    size_hint_y=1,
-                    disabled=line.signed or vm.opened,
-                    ident=f"line-{line.line}",
+            button = TouchButton(
+                line.text,
+                colour=colour,
+                size=t.SMALL if line.signed else t.BODY,
+                size_hint_y=1,
+                disabled=line.signed or vm.opened,
+                ident=f"line-{line.line}",
+            )
+            button.bind(on_release=partial(self._tapped, line.line))
+            self.grid.add_widget(button)
+        if self.outcome.headline.text == "":
+            self.outcome.clear(f"{SCAN_IT}, then tap a free line")
+
+    def take_scan(self, text: str) -> bool:
+        """A hold ticket scanned: checked against the seal's hold tickets (a wrong one is said
+        and changes nothing). False: the scan is no ticket (a card or an ID)."""
+        vm = self.vm
+        if vm is None:
+            return False
+        read = read_hold_ticket(
+            text, serial=vm.serial, hold_tickets=vm.hold_tickets, free_tickets=vm.free_tickets
+        )
+        if read.kind == "other":
+            return False
+        self.taps.cancel(quiet=True)
+        if read.kind == "refused":
+            self.show(
+                common.Outcome(False, "Not a hold ticket to sign with", read.why, common.WARN)
+            )
+            return True
+        self.ticket = read.ticket
+        self.outcome.clear(f"Hold ticket {read.ticket}: tap a free line, then tap it again")
+        self._render_trigger()
+        return True
+
+    def _tapped(self, line: int, button: TouchButton) -> None:
+        if self.vm is None:
+            return
+        if self.ticket is None:
+            self.taps.cancel(quiet=True)
+            self.show(
+                common.Outcome(
+                    False,
+                    SCAN_IT,
+                    "Then tap a free line, and tap it again to sign it.",
+                    common.WARN,
                 )
             )
-        if self.outcome.headline.text == "":
-            self.outcome.clear("Tap a hold ticket, then a free line")
+            return
+        if self.taps.confirmed(button, f"line-{line}", "Sign?"):
+            self._sign(line)
 
-    def _pick(self, ticket: str) -> None:
-        self.ticket = ticket
-        self._render_trigger()
+    def _armed(self, armed: bool) -> None:
+        if armed:
+            line = self.taps.key.removeprefix("line-")
+            self.outcome.clear(
+                f"Line {line} for hold ticket {self.ticket}: tap it again to sign it "
+                "(a signed line cannot be undone); touch anywhere else to take it back"
+            )
+        else:
+            self.outcome.clear("Taken back: nothing signed")
+
+    def on_touch_down(self, touch: MotionEvent) -> bool:
+        self.taps.touched(window_pos(self, touch))
+        return bool(super().on_touch_down(touch))
+
+    def on_leave(self, *_: object) -> None:
+        self.taps.cancel(quiet=True)
 
     def _signer(self) -> tuple[str | None, str | None]:
         """(player, operator) for the service."""
@@ -122,10 +174,14 @@ class SealScreen(RoleScreen):
 
     def _done(self, outcome: common.Outcome) -> None:
         self.show(outcome)
+        if outcome.ok:
+            self.ticket = None
         self.refresh()
 
     def show(self, outcome: common.Outcome) -> None:
         self.outcome.show(outcome)
 
     def on_scan(self, text: str) -> None:
-        self.player.text = text.strip()
+        """A hold ticket scanned signs; a player card or an ID is the player signing."""
+        if not self.take_scan(text):
+            self.player.text = text.strip()
