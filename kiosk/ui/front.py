@@ -34,6 +34,11 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def _kept(left: kiosk_cash.CreditLeft | None) -> None:
+    if left is not None:
+        log.warning("a player left $%.2f of credit: kept for staff", left.amount / 100)
+
+
 def _share(label: str) -> float:
     """A tab's share of the bar's width: by its label's length, so that seven or eight tabs
     fit at 800x480 without shortening the longest ("Exceptions")."""
@@ -83,6 +88,7 @@ class Front:
         runtime.post = self.poster.post
         self.operator: LoginResult | None = None
         self.player: Any = None  # the kiosk's identified player, forgotten at idle
+        self._walked_away = False  # back at idle because the player left without Done
         self.root = BoxLayout(orientation="vertical")
         self.background = common.BACKGROUND
         with self.root.canvas.before:
@@ -285,15 +291,28 @@ class Front:
 
     # -- the kiosk's player -------------------------------------------------------------------
 
+    def walked_away(self) -> None:
+        """The player left without touching Done (the kiosk timed out, or someone else scanned
+        in): back at idle, and credit they left is kept on the record for staff, not printed
+        for whoever stands here next."""
+        self._walked_away = True
+        self.go("idle")
+
     def forget_player(self) -> None:
-        """Back at idle: nothing of the last player stays on screen or in memory; credit they
-        left on the kiosk prints as a voucher; the language and text size go back to the
-        kiosk's own."""
+        """Back at idle: nothing of the last player stays on screen or in memory; the language
+        and text size go back to the kiosk's own. Credit they left prints as a voucher when
+        they touched Done (they are here to take it); when they walked away it is kept on the
+        record for staff (`kiosk_cash.keep_credit`): nothing prints to an empty kiosk."""
         self.player = None
+        walked_away, self._walked_away = self._walked_away, False
         for screen in self.screens.screens:
             if hasattr(screen, "forget"):
                 screen.forget()
-        if self.runtime.cash is not None:  # whoever left credit here: it prints
+        if self.runtime.cash is None:
+            return
+        if walked_away:
+            self.call(lambda st: kiosk_cash.keep_credit(st, "the player walked away"), _kept)
+        else:
             self.call(lambda st: kiosk_cash.cash_out(st, "the player left"), self._cashed_out)
 
     def _cashed_out(self, paid: kiosk_cash.PaidOut | None) -> None:

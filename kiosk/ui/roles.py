@@ -164,7 +164,7 @@ class IdleWatch:
             self.timer.touch(self.clock())
             return
         if self.timer.expired(self.clock()):
-            self.front.go("idle")
+            self.front.walked_away()  # their credit is kept for staff: nothing prints
 
     def cancel(self) -> None:
         self._event.cancel()

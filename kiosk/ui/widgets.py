@@ -75,6 +75,11 @@ class Text(Label):  # type: ignore[misc]
         self.font_size = theme.font(self._base)
         self.padding = (theme.px(4), theme.px(2))
 
+    def set_size(self, size: float) -> None:
+        """Its type at `size` (at 800x480, scaled as ever) from now on."""
+        self._base = size
+        self._rescale()
+
     def _wrap(self, *_: object) -> None:
         width = max(1.0, self.width - 2 * theme.px(4))
         self.text_size = (width, None if self._fit else max(1.0, self.height))

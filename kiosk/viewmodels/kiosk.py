@@ -210,6 +210,28 @@ def credit_text(credit: int) -> str:
     return _("Your credit: {amount}").format(amount=money(credit)) if credit > 0 else ""
 
 
+@dataclass(frozen=True)
+class CreditLeftVM:
+    """Credit left on the kiosk after a purchase: said as large as the result's headline, with
+    what to do (the voucher waits for Done: a player who walks away gets nothing printed)."""
+
+    credit: int  # cents
+    headline: str
+    how: str
+
+
+def credit_left(st: Station) -> CreditLeftVM | None:
+    """What the result screen says of the credit still on the kiosk (None: there is none)."""
+    held = kiosk_cash.credit(st)
+    if held <= 0:
+        return None
+    return CreditLeftVM(
+        held,
+        _("You have {amount} left").format(amount=money(held)),
+        _("Buy more with it, or touch Done to get it on a voucher."),
+    )
+
+
 def games_screen(st: Station, player: Player) -> GamesVM:
     text, is_open = session_text(st)
     buyer = players.resolve_buyer(st, player.code)

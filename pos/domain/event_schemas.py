@@ -492,6 +492,8 @@ SCHEMAS: dict[str, Schema] = {
     "BillReturned": Schema({"bill": req(NAME), "amount": req(cents(1)), "reason": req(REASON)}),
     "BillJammed": Schema({"bill": req(NAME), "amount": req(cents(1)), "detail": req(REASON)}),
     "DispenseCancelled": Schema({"sale": req(NAME), "reason": req(REASON)}),
+    # the player walked away from credit on the kiosk: kept for staff to pay out, not spendable
+    "KioskCreditKept": Schema({"kept": req(NAME), "amount": req(cents(1)), "reason": req(REASON)}),
     "SaleVoided": Schema(
         {
             "station": req(NAME),
@@ -888,6 +890,7 @@ SCHEMAS: dict[str, Schema] = {
             "receipt": req(RECEIPT),
             "by": BY,
             "from_credit": opt(flag),  # a kiosk's credit (bills put in) paid out on paper
+            "credit_left": opt(NAME),  # credit a player left on the kiosk (KioskCreditKept)
         }
     ),
     "VoucherRedeemed": Schema(

@@ -3,7 +3,10 @@ completes a purchase the sale is recorded with it (DispenseRequested, paid from 
 then the bill is stacked (BillStacked: the player's credit) and the tickets dispensed. If the
 bill comes back (BillReturned) the sale is cancelled; if it jams inside (BillJammed) it is
 credited, the sale cancelled, staff called (an exception for the manager) and the credit paid
-out as a voucher. Credit left when the player goes is printed as a voucher.
+out as a voucher. Credit left when the player touches Done is printed as a voucher; credit left
+when the player walked away (the kiosk timed out, or someone else scanned in) is kept on the
+record for staff (`keep_credit`, listed by `credit_left_open`), never printed to an empty kiosk
+nor spent by the next player, until staff pay it out as a voucher (`pay_out_credit_left`).
 
 Every step is on the record before the next one moves money, so a kiosk that stops between two
 steps finds the step it was at when it starts again (`reconcile`): a bill in escrow is settled
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pos.domain.money import format_amount
-from pos.errors import BoothError, HardwareFailure
+from pos.errors import BoothError, HardwareFailure, NotFound
 from pos.ledger.projections import kiosk_cash as cash_read
 from pos.services import devices_rental, sales
 from pos.services.numbering import next_receipt_number
@@ -203,6 +206,56 @@ def cash_out(st: Station, reason: str) -> PaidOut | None:
             },
         )
     return PaidOut(number, held)
+
+
+CreditLeft = cash_read.CreditLeft
+
+
+def keep_credit(st: Station, reason: str) -> CreditLeft | None:
+    """The player walked away from credit on the kiosk: all of it is kept on the record for
+    staff (it leaves the kiosk's credit: the next player cannot spend it), staff are called,
+    and nothing prints. None when there was no credit."""
+    with st.ledger.transaction():
+        held = credit(st)
+        if held <= 0:
+            return None
+        kept = secrets.token_hex(6)
+        st.append("KioskCreditKept", {"kept": kept, "amount": held, "reason": reason})
+        _call_staff(
+            st,
+            "kiosk-credit-left",
+            f"{st.id}: a player left ${format_amount(held)} of credit on the kiosk ({reason}); "
+            "it is kept for them and nothing printed: pay it out as a voucher from the kiosk's "
+            "staff screen when they ask",
+        )
+    return next(c for c in credit_left_open(st) if c.kept == kept)
+
+
+def credit_left_open(st: Station) -> list[CreditLeft]:
+    """Credit players left on this kiosk and staff have not paid out yet, oldest first."""
+    return cash_read.credit_left(st.ledger.conn, st.id)
+
+
+def pay_out_credit_left(st: Station, kept: str, *, operator: str | None) -> PaidOut:
+    """Staff pay out credit a player left (`kept`, from `credit_left_open`) as a voucher,
+    printed by the print queue. Once: a second pay-out of the same credit is refused."""
+    by = st.operator(operator, "seller")
+    with st.ledger.transaction():
+        found = next((c for c in credit_left_open(st) if c.kept == kept), None)
+        if found is None:
+            raise NotFound(f"no credit left on {st.id} is open under {kept!r}: paid out already?")
+        number = next_receipt_number(st)
+        st.append(
+            "VoucherIssued",
+            {
+                "amount": found.amount,
+                "reason": f"kiosk credit a player left: {found.reason}",
+                "by": by.badge,
+                "receipt": number,
+                "credit_left": kept,
+            },
+        )
+    return PaidOut(number, found.amount)
 
 
 GIVEN_BACK_AT_START = "in escrow when the kiosk stopped: given back when it started"

@@ -13,7 +13,7 @@ import pytest
 
 from kiosk.ui.theme import theme
 from pos.clock import FixedClock
-from pos.services import devices, receipts, vouchers
+from pos.services import devices, kiosk_cash, receipts, vouchers
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.ui.conftest import NOW
@@ -174,24 +174,32 @@ def test_a_player_walks_away_with_credit(demo_hall: Path, open_front: Any) -> No
     ui.tap("more")
     assert ui.find("games-credit").text == "Your credit: $3.00"
     before = len(ui.fake_printer.jobs)
-    clock.now += 61  # the player walked away
+    clock.now += 61  # the player walked away: nothing prints to an empty kiosk
     wait(ui, clock, 0.5)
     ui.settle()
     assert ui.screen == "idle" and ui.front.player is None
-    note = ui.find("idle-note").text
-    assert note.startswith("Your credit of $3.00 printed as voucher #")
-    ui.shot("kiosk-idle-credit-printed")
+    assert ui.find("idle-note").text == ""
+    ui.shot("kiosk-idle-credit-kept")
+    assert b"VOUCHER" not in printed_text(ui, before).upper()
+    assert ledger(ui, "SELECT cents FROM p_kiosk_credit") == [(0,)]
+    (left,) = ui.runtime.worker_call(kiosk_cash.credit_left_open)
+    assert left.amount == 300
+    # staff pay it out when the player asks: a voucher
+    paid = ui.runtime.worker_call(
+        lambda st: kiosk_cash.pay_out_credit_left(st, left.kept, operator="M100")
+    )
+    number = paid.voucher
+    ui.runtime.print_queue()
+    ui.settle()
     paper = printed_text(ui, before)
     assert b"3.00" in paper and b"VOUCHER" in paper.upper()
-    number = int(note.split("#")[1].split(":")[0])
     held = ui.runtime.worker_call(
         lambda st: st.ledger.conn.execute(
             "SELECT amount, reason FROM p_vouchers WHERE station = 'kiosk-1' AND number = ?",
             (number,),
         ).fetchone()
     )
-    assert held == (300, "kiosk credit: the player left")
-    assert ledger(ui, "SELECT cents FROM p_kiosk_credit") == [(0,)]
+    assert held == (300, "kiosk credit a player left: the player walked away")
     # the voucher is good at the booth
     qr = ui.runtime.worker_call(lambda st: receipts.receipt(st, st.id, number).qr)
     ui.close()

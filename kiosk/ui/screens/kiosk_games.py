@@ -154,7 +154,10 @@ class GamesScreen(RoleScreen):
 
 
 class ResultScreen(RoleScreen):
-    """What the last command did, large: take your tickets, the voucher, or the refusal."""
+    """What the last command did, large: take your tickets, the voucher, or the refusal; and,
+    as large, the credit still on the kiosk with what to do about it (buy more, or Done for a
+    voucher). A card scanned here: the same player goes on buying; anyone else starts afresh
+    and the last player's credit is kept for staff."""
 
     screen_name = "result"
 
@@ -165,6 +168,15 @@ class ResultScreen(RoleScreen):
             headline=t.BIG, shout=t.BIG, detail=t.LARGE, ident="result", cite=False
         )
         self.body.add_widget(self.outcome)
+        self.left = Panel(common.INFO, orientation="vertical", size_hint_y=None)
+        self.left_headline = Text(
+            size=t.BIG, bold=True, halign="center", fit=True, ident="result-credit"
+        )
+        self.left_how = Text(size=t.LARGE, halign="center", fit=True, ident="result-credit-how")
+        for line in (self.left_headline, self.left_how):
+            self.left.add_widget(line)
+            line.bind(height=self._fit_left)
+        self._fit_left()
         row = Row()
         row.add_widget(
             translated(
@@ -187,11 +199,55 @@ class ResultScreen(RoleScreen):
         )
         self.body.add_widget(row)
 
+    def _fit_left(self, *_: object) -> None:
+        lines = (self.left_headline, self.left_how)
+        self.left.height = sum(x.height for x in lines) + theme.px(t.GAP) * (len(lines) + 1)
+
     def show(self, outcome: common.Outcome) -> None:
         self.outcome.show(outcome)
+        self._say_left(None)
+        self.refresh()  # the credit left, read after the outcome
+
+    def load(self, st: Station) -> vm_kiosk.CreditLeftVM | None:
+        return vm_kiosk.credit_left(st)
+
+    def render(self, vm: vm_kiosk.CreditLeftVM | None) -> None:
+        self._say_left(vm)
+
+    def _say_left(self, vm: vm_kiosk.CreditLeftVM | None) -> None:
+        # in large text both headlines, the same size, step down one so both fit at 800x480
+        size = t.TITLE if vm is not None and float(theme.text_scale) > 1 else t.BIG
+        self.outcome.headline.set_size(size)
+        self.left_headline.set_size(size)
+        self.left_headline.text = vm.headline if vm is not None else ""
+        self.left_how.text = vm.how if vm is not None else ""
+        if vm is not None and self.left.parent is None:
+            self.body.add_widget(self.left, index=1)  # under the outcome, over the buttons
+        elif vm is None and self.left.parent is not None:
+            self.body.remove_widget(self.left)
+
+    def on_scan(self, text: str) -> None:
+        from kiosk.ui.screens.kiosk_idle import identify_and_list
+
+        code = text.strip()
+        if not code or vm_kiosk.looks_like_ticket(code):
+            return
+        self.front.call(lambda st: identify_and_list(st, code), partial(self._scanned_in, code))
+
+    def _scanned_in(
+        self, code: str, answer: tuple[vm_kiosk.Identified, vm_kiosk.GamesVM | None]
+    ) -> None:
+        result, games = answer
+        player = self.front.player
+        if player is not None and result.player is not None and result.player.code == player.code:
+            self.front.go("games", vm=games)  # the same player: on with their credit
+            return
+        self.front.walked_away()  # someone else: the last player's credit is kept for staff
+        self.front.screens.get_screen("idle").on_scan(code)
 
     def forget(self) -> None:
         self.outcome.clear("")
+        self._say_left(None)
 
 
 def back_row(screen: RoleScreen) -> Row:

@@ -1,7 +1,8 @@
 """A kiosk's cash: each bill its acceptor took (escrowed, then stacked, returned or jammed), the
-credit the player has on the kiosk (bills in, less what sales and credit vouchers took out), and
-the sales paid from that credit whose outcome is not recorded yet (a crash between the steps:
-the kiosk reconciles them when it starts)."""
+credit the player has on the kiosk (bills in, less what sales and credit vouchers took out), the
+sales paid from that credit whose outcome is not recorded yet (a crash between the steps: the
+kiosk reconciles them when it starts), and credit a player walked away from: kept on the record
+(no longer the kiosk's to spend) until staff pay it out as a voucher."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ CREATE TABLE p_kiosk_credit (station TEXT PRIMARY KEY, cents INTEGER NOT NULL);
 CREATE TABLE p_paid_requests (
     station TEXT NOT NULL, sale TEXT NOT NULL, body TEXT NOT NULL, state TEXT NOT NULL,
     PRIMARY KEY (station, sale)
+);
+CREATE TABLE p_kiosk_credit_left (
+    station TEXT NOT NULL, kept TEXT NOT NULL, amount INTEGER NOT NULL, reason TEXT NOT NULL,
+    hlc TEXT NOT NULL, voucher INTEGER, PRIMARY KEY (station, kept)
 )
 """
 
@@ -100,11 +105,28 @@ def _cancelled(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> 
 def _voucher(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     if body.get("from_credit"):
         _credit(conn, event.origin, -int(body["amount"]))
+    if body.get("credit_left"):  # credit a player left, paid out: once (the first voucher)
+        conn.execute(
+            "UPDATE p_kiosk_credit_left SET voucher = ? "
+            "WHERE station = ? AND kept = ? AND voucher IS NULL",
+            (int(body["receipt"]), event.origin, body["credit_left"]),
+        )
+
+
+def _kept(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    """The player walked away: their credit leaves the kiosk's credit (the next player cannot
+    spend it) and is kept on the record for staff."""
+    added = conn.execute(
+        "INSERT OR IGNORE INTO p_kiosk_credit_left VALUES (?, ?, ?, ?, ?, NULL)",
+        (event.origin, body["kept"], int(body["amount"]), body["reason"], event.hlc),
+    ).rowcount
+    if added:
+        _credit(conn, event.origin, -int(body["amount"]))
 
 
 KIOSK_CASH = Projection(
     name="kiosk_cash",
-    version=1,
+    version=2,
     schema=SCHEMA,
     handlers={
         "BillEscrowed": _escrowed,
@@ -116,6 +138,7 @@ KIOSK_CASH = Projection(
         "DispenseCancelled": _cancelled,
         "DeviceRented": _rented,
         "VoucherIssued": _voucher,
+        "KioskCreditKept": _kept,
     },
 )
 
@@ -175,3 +198,33 @@ def bills_between(conn: sqlite3.Connection, station: str, low: str, high: str) -
         (station, STACKED, JAMMED, low, high),
     ).fetchone()
     return int(row[0])
+
+
+@dataclass(frozen=True)
+class CreditLeft:
+    """Credit a player left on a kiosk (they walked away): `voucher` is the voucher staff paid
+    it out with (None while it is open)."""
+
+    station: str
+    kept: str
+    amount: int
+    reason: str
+    hlc: str
+    voucher: int | None
+
+
+def credit_left(
+    conn: sqlite3.Connection, station: str | None = None, *, open_only: bool = True
+) -> list[CreditLeft]:
+    """Credit players left on kiosks (on `station`, or on every kiosk), oldest first."""
+    sql = "SELECT station, kept, amount, reason, hlc, voucher FROM p_kiosk_credit_left WHERE 1"
+    args: list[Any] = []
+    if station is not None:
+        sql += " AND station = ?"
+        args.append(station)
+    if open_only:
+        sql += " AND voucher IS NULL"
+    return [
+        CreditLeft(str(s), str(k), int(a), str(r), str(h), None if v is None else int(v))
+        for s, k, a, r, h, v in conn.execute(sql + " ORDER BY hlc", args)
+    ]
