@@ -5,6 +5,11 @@ swaps in the fragment each update brings.
 
 In the templates, a newline and the indentation after it are not part of the page (`_Loader`):
 they keep the templates readable while the pages stay as compact as they were built by hand.
+
+What the phone says is for a busy manager (`plain`): times on the hall's clock (its time zone,
+never UTC), and none of the station's codes: no "[Errno 111]", no "rule D", no event number
+("booth-1:42": the station's name instead). An exception's kind reads as the manager's screen
+words it (pos.domain.exception_words).
 """
 
 from __future__ import annotations
@@ -12,15 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import jinja2
 from markupsafe import Markup
 
+from pos.domain.exception_words import kind_of, kind_words
 from pos.domain.money import parse_amount
 from pos.domain.read_access import Section, sees
+from web.tls import CA_ROUTE
 
 #: the dashboard's sections and the section of the hall's records (pos.domain.read_access, the
 #: policy the CLI and the screens read by too) a role must see to see each
@@ -58,12 +66,62 @@ class _Loader(jinja2.BaseLoader):
         return _LINE_BREAK.sub("", source), str(path), lambda: True
 
 
-def _when(iso: str) -> str:
-    """A wall-clock time as the phone reads it: 03 Dec 18:04:05 (UTC as stored)."""
+@lru_cache(maxsize=8)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def hall_clock(at: datetime, zone: str) -> str:
+    """An instant on the hall's clock, as the phone shows it: 4 Dec 19:05:12."""
+    local = at.astimezone(_zone(zone))
+    return f"{local.day} {local:%b %H:%M:%S}"
+
+
+def when(iso: str, zone: str) -> str:
+    """A stored time (ISO 8601 with its offset) on the hall's clock; a time without an offset
+    is the station's UTC, as every stored time is."""
     try:
-        return datetime.fromisoformat(iso).strftime("%d %b %H:%M:%S")
+        at = datetime.fromisoformat(iso)
     except ValueError:
-        return iso
+        return plain(iso, zone)
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=_zone("UTC"))
+    return hall_clock(at, zone)
+
+
+#: an instant with its offset inside a text ("used at 2026-12-04T23:55:12+00:00")
+_INSTANT = re.compile(
+    r"(?<![\w.])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})"
+)
+#: an operating system error's number ("[Errno 111] Connection refused", "Errno 2: ...")
+_ERRNO = re.compile(r"\[?\s*\b(?:WinError|Errno)\s*-?\d+\s*\]?:?\s*")
+#: a rule's code: in brackets alone, dropped ("... on shift (rule D)"); before its words,
+#: dropped ("(rule D: a worker on shift may not buy)"); in a sentence, "the hall's rule"
+_RULE_NOTE = re.compile(r"\s*\([Rr]ule [A-Z][A-Z0-9-]*(?![\w-])\)")
+_RULE_LEAD = re.compile(r"\b[Rr]ule [A-Z][A-Z0-9-]*(?![\w-]):\s*")
+_RULE = re.compile(r"\b([Rr])ule [A-Z][A-Z0-9-]*(?![\w-])")
+#: an event's reference, ORIGIN:SEQ ("booth-1:42"): the station's name says enough
+_EVENT_REF = re.compile(r"(?<![\w/.:@-])(event )?([A-Za-z](?:[\w.-]*[A-Za-z0-9])?):\d+(?![\w:])")
+
+
+def plain(text: object, zone: str) -> str:
+    """A station's words as the phone shows them: times on the hall's clock, no error numbers,
+    no rule codes, no event references."""
+    out = str(text)
+    out = _INSTANT.sub(lambda m: hall_clock(datetime.fromisoformat(m.group(0)), zone), out)
+    out = _ERRNO.sub("", out)
+    out = _RULE_NOTE.sub("", out)
+    out = _RULE_LEAD.sub("", out)
+    out = _RULE.sub(lambda m: "The hall's rule" if m.group(1) == "R" else "the hall's rule", out)
+    out = _EVENT_REF.sub(
+        lambda m: f"{m.group(1) or ''}{'from ' if m.group(1) else ''}{m.group(2)}", out
+    )
+    return out
+
+
+def kind_title(exception: dict[str, Any]) -> str:
+    """An exception's kind, as the manager's exceptions screen words it (the same function)."""
+    return kind_words(kind_of(exception["kind"], exception.get("ticket"))).title
 
 
 @cache
@@ -77,7 +135,9 @@ def _environment() -> jinja2.Environment:
         finalize=lambda value: "" if value is None else value,  # a missing value shows nothing
     )
     env.filters["thousands"] = lambda n: f"{n:,}"
-    env.filters["when"] = _when
+    env.filters["when"] = when
+    env.filters["plain"] = plain
+    env.filters["kind_title"] = kind_title
     env.globals["chart"] = chart
     return env
 
@@ -141,13 +201,14 @@ def _chart(**values: Any) -> Markup:
 
 
 def fragment(data: dict[str, Any], role: str) -> str:
-    """The dashboard's sections this role sees (what each live update replaces)."""
-    return _render("fragment.html", data=data, sections=SECTIONS[role])
+    """The dashboard's sections this role sees (what each live update replaces). `data` is
+    web.server.phone_data's: the dashboard's, with the hall's time zone."""
+    return _render("fragment.html", data=data, sections=SECTIONS[role], zone=data["time_zone"])
 
 
 def section(name: str, data: dict[str, Any]) -> str:
     """One section of the dashboard (e.g. "cash") from the data it reads."""
-    return _render("fragment.html", data=data, sections=(name,))
+    return _render("fragment.html", data=data, sections=(name,), zone=data["time_zone"])
 
 
 def _renderer(name: str) -> Callable[[dict[str, Any]], str]:
@@ -170,22 +231,35 @@ def dashboard_page(data: dict[str, Any], role: str, badge: str, version: str, *,
         badge=badge,
         station=data["station"],
         version=version,
+        zone=data["time_zone"],
         fragment=Markup(fragment(data, role)),
     )
 
 
 def pairing_page(
-    role: str, token: str, ca_fingerprint: str, *, nonce: str, error: str | None = None
+    role: str,
+    token: str,
+    ca_fingerprint: str,
+    *,
+    nonce: str,
+    zone: str,
+    ca_name: str = "",
+    error: str | None = None,
 ) -> str:
+    """The sign-in form of a pairing link, and how to install the hall's certificate."""
     return _render(
         "pairing.html",
         **page_values("Sign in: the hall", nonce, False),
         role=role,
         token=token,
         ca_fingerprint=ca_fingerprint,
+        ca_name=ca_name,
+        ca_route=CA_ROUTE,
         error=error,
+        zone=zone,
     )
 
 
-def message_page(title: str, text: str, *, nonce: str) -> str:
-    return _render("message.html", **page_values(title, nonce, False), text=text)
+def message_page(title: str, text: str, *, nonce: str, zone: str) -> str:
+    """A page of one message (a refusal, a page not found), in plain words."""
+    return _render("message.html", **page_values(title, nonce, False), text=text, zone=zone)

@@ -3,12 +3,16 @@
 Routes (GET and HEAD; every other method is 405, but the sign-in POST):
 - `/pair/TOKEN`: the sign-in form of a one-time pairing link, and how to trust the hall's
   certificate (`/pair/TOKEN/hall-web-ca.pem`, its fingerprint);
+- `/hall-ca.crt`: the hall's web certificate authority's certificate (public: never a key),
+  for anyone to install, so that a phone trusts the hall before (or after) it pairs: the
+  manager screen's Phones tab shows its address as a QR code;
 - `POST /signin`: badge and PIN against the link's role; a signed session cookie;
 - `/`: the dashboard; `/live`: its server-sent events (an update within a publish tick of a new
   event stored here: a sale a booth acknowledged arrives by LAN sync); `/data.json`: the same
   figures as JSON; `/report/day.pdf`, `/report/form.pdf`.
-Every route but the pairing ones needs a session cookie; the pairing ones need a link that is
-still good. Sign-in attempts are limited per client address.
+Every route but the pairing ones and the certificate needs a session cookie; the pairing ones
+need a link that is still good. Times on every page are on the hall's clock (its time zone).
+Sign-in attempts are limited per client address.
 
 The port is on the hall's LAN beside the replication port, in the same process: it has the same
 limits (sync.handshakes), so that strangers cannot take the descriptors the hall's sync needs.
@@ -74,6 +78,9 @@ ALLOWED = ("GET", "HEAD")
 #: `/pair/TOKEN/hall-web-ca.pem`; the one POST is `/signin`
 ROUTES = ("/", "/live", "/data.json", "/report/day.pdf", "/report/form.pdf")
 PAIR_ROUTES = ("/pair/{token}", "/pair/{token}/hall-web-ca.pem")
+#: what anyone may read: the hall's web CA certificate (public, as any CA's certificate is)
+PUBLIC_ROUTES = (tls.CA_ROUTE,)
+CA_TYPE = "application/x-x509-ca-cert"
 SIGNIN = "/signin"
 #: the section of the dashboard (render.SECTIONS) a role must see to read each route; None: the
 #: route shows each role its own sections (the dashboard, its live updates, its JSON)
@@ -94,6 +101,12 @@ def _parse_address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise BadInput("web", f"{text!r} is not ADDRESS:PORT (e.g. 0.0.0.0:8443)")
     return host.strip("[]"), int(port)
+
+
+def phone_data(st: Station) -> dict[str, Any]:
+    """The dashboard's data as the phone's pages read it: with the hall's time zone, the clock
+    its times are shown on."""
+    return {**dashboard_service.dashboard(st), "time_zone": st.hall.time_zone}
 
 
 class Snapshot:
@@ -122,6 +135,8 @@ class WebApp:
         self.server: WebServer | None = None
         self.ca_pem = b""
         self.ca_fingerprint = ""
+        self.ca_name = ""
+        self.zone = station.hall.time_zone  # the hall's clock, on every page
         self._writer: Station | None = None
         self.clock = SystemClock()  # how old a station's last contact is: the wall clock's
 
@@ -172,6 +187,7 @@ class WebApp:
         )
         self.ca_pem = tls.web_ca(self.directory, self.station.config.hall)
         self.ca_fingerprint = tls.fingerprint(self.ca_pem)
+        self.ca_name = tls.common_name(self.ca_pem)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_2
         context.load_cert_chain(cert, key)
@@ -217,7 +233,8 @@ class WebApp:
         if old is not None and (old.seq, old.day) == (seq, day):
             data = {**old.data, "stations": dashboard_service.stations(st, old.data["report"])}
         else:
-            data = dashboard_service.dashboard(st)
+            data = phone_data(st)
+            self.zone = data["time_zone"]
         snap = Snapshot(data, seq, contacts, day)
         with self._changed:
             self.snapshot = snap
@@ -243,7 +260,7 @@ class WebApp:
             return self.snapshot
 
     def stale(self, data: dict[str, Any]) -> list[str]:
-        """Which stations' figures here are stale, and since when."""
+        """Which stations' figures here are stale, and since when (on the hall's clock)."""
         now = self.clock.now()
         out = []
         for s in data.get("stations", []):
@@ -259,7 +276,7 @@ class WebApp:
             if at.tzinfo is None:
                 at = at.replace(tzinfo=UTC)
             if (now - at).total_seconds() > STALE_AFTER:
-                out.append(f"{s['station']}: as of {at.astimezone().strftime('%H:%M:%S')}")
+                out.append(f"{s['station']}: as of {render.hall_clock(at, self.zone)}")
         return out
 
     # --- live streams -------------------------------------------------------------------------
@@ -459,12 +476,15 @@ class WebHandler(BaseHTTPRequestHandler):
         self._send(status, html_of(nonce).encode(), nonce=nonce, extra=extra or None)
 
     def _refuse(self, status: int, title: str, text: str) -> None:
-        self._page(status, lambda n: render.message_page(title, text, nonce=n))
+        self._page(status, lambda n: render.message_page(title, text, nonce=n, zone=self.app.zone))
 
     def _not_allowed(self) -> None:
         self._drain()
         body = render.message_page(
-            "Read only", "This app only reads: nothing can be changed here.", nonce="x"
+            "Read only",
+            "This app only reads: nothing can be changed here.",
+            nonce="x",
+            zone=self.app.zone,
         ).encode()
         self._headers(HTTPStatus.METHOD_NOT_ALLOWED, "text/html; charset=utf-8", len(body))
         self.send_header("Allow", "GET, HEAD")
@@ -504,6 +524,9 @@ class WebHandler(BaseHTTPRequestHandler):
             if path.startswith("/pair/"):
                 self._pairing(path)
                 return
+            if path == tls.CA_ROUTE:
+                self._ca_certificate()
+                return
             session = self._session()
             if session is None:
                 self._refuse(
@@ -522,7 +545,11 @@ class WebHandler(BaseHTTPRequestHandler):
             )
             route = dict(zip(ROUTES, handlers, strict=True)).get(path)
             if route is None:
-                self._refuse(HTTPStatus.NOT_FOUND, "Not found", f"Nothing at {path[:80]}.")
+                self._refuse(
+                    HTTPStatus.NOT_FOUND,
+                    "Not found",
+                    "There is no such page here: go back to the hall's page.",
+                )
                 return
             needed = ROUTE_SECTIONS[path]
             if needed is not None and needed not in render.SECTIONS[session.role]:
@@ -563,16 +590,34 @@ class WebHandler(BaseHTTPRequestHandler):
             self._send(
                 HTTPStatus.OK,
                 self.app.ca_pem,
-                "application/x-x509-ca-cert",
+                CA_TYPE,
                 extra={"Content-Disposition": 'attachment; filename="hall-web-ca.pem"'},
             )
             return
         if len(parts) != 3:
             self._refuse(HTTPStatus.NOT_FOUND, "Not found", "No such page.")
             return
-        self._page(
+        self._page(HTTPStatus.OK, lambda n: self._pairing_page(role, token, n))
+
+    def _pairing_page(self, role: str, token: str, nonce: str, error: str | None = None) -> str:
+        return render.pairing_page(
+            role,
+            token,
+            self.app.ca_fingerprint,
+            nonce=nonce,
+            error=error,
+            zone=self.app.zone,
+            ca_name=self.app.ca_name,
+        )
+
+    def _ca_certificate(self) -> None:
+        """The hall's web CA certificate, the public part only (tls.web_ca: a certificate, no
+        key), as phones install a CA: Android from Settings, an iPhone as a profile."""
+        self._send(
             HTTPStatus.OK,
-            lambda n: render.pairing_page(role, token, self.app.ca_fingerprint, nonce=n),
+            self.app.ca_pem,
+            CA_TYPE,
+            extra={"Content-Disposition": f'attachment; filename="{tls.CA_FILE_NAME}"'},
         )
 
     def _signin(self) -> None:
@@ -603,10 +648,7 @@ class WebHandler(BaseHTTPRequestHandler):
                     self._refuse(HTTPStatus.FORBIDDEN, "Sign-in refused", why)
                     return
                 self._page(
-                    HTTPStatus.FORBIDDEN,
-                    lambda n: render.pairing_page(
-                        role, token, self.app.ca_fingerprint, nonce=n, error=why
-                    ),
+                    HTTPStatus.FORBIDDEN, lambda n: self._pairing_page(role, token, n, error=why)
                 )
                 return
         log.info("web sign-in: %s as %s (session %s)", session.badge, session.role, session.id)

@@ -3,6 +3,9 @@
 derived from the hall's key (HKDF): only a station holding the hall's key can issue, and every
 such station issues under the same authority. Its certificate is made once and kept
 (tls/web-ca.pem), so its fingerprint, which the phone is told to check, stays the same.
+
+Phones install that certificate (its public part: the CA's key is never stored, it is derived
+from the hall's key when a server certificate is issued) from CA_ROUTE on the web app.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.x509.oid import ExtendedKeyUsageOID
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from pos.clock import Clock, SystemClock
 from pos.errors import NotPermitted
@@ -24,6 +27,9 @@ from pos.ledger.x509 import ca_builder, hall_name
 from pos.services.station import HALL_KEY_FILE, TLS_DIR, make_private_dir, write_private
 
 WEB_CA_FILE = "web-ca.pem"
+#: where the web app serves the CA's certificate to anyone, and the file name a phone keeps
+CA_ROUTE = "/hall-ca.crt"
+CA_FILE_NAME = "hall-ca.crt"
 WEB_CERT_FILE = "web-cert.pem"
 WEB_KEY_FILE = "web-key.pem"
 CA_DAYS = 3650
@@ -45,6 +51,12 @@ def fingerprint(pem: bytes) -> str:
     der = x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
     digest = hashlib.sha256(der).hexdigest().upper()
     return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+def common_name(pem: bytes) -> str:
+    """The certificate's name, as a phone lists it among its trusted certificates."""
+    names = x509.load_pem_x509_certificate(pem).subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return str(names[0].value) if names else ""
 
 
 def _hall_key(directory: Path) -> str:

@@ -172,6 +172,7 @@ def _exceptions(st: Station) -> list[dict[str, Any]]:
         {
             "exception": e["exception"],
             "kind": e["kind"],
+            "ticket": e["ticket"],  # its kind's words tell a ticket paid from a voucher
             # an exception that concerns a player says so by its `person` field: its subject and
             # detail name them, so the phone shows the deal and the kind's words instead
             "subject": (e["serial"] or "") if e["person"] else e["subject"],

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from pos import __version__
-from pos.services import dashboard as dashboard_service
 from pos.services.station import Station
 from tests.live.owners import owner
 from tests.sync.conftest import build_hall, free_port
 from tests.sync.test_clock_skew import SERVE, at, ok
 from web import render
+from web.server import phone_data
 
 
 @pytest.mark.slow
@@ -26,6 +26,6 @@ def test_the_phone_page_shows_each_release_and_a_clock_off(tmp_path: Path) -> No
     with owner(booth_dir, *SERVE, "--port", str(port), env=booth_clock):
         ok(manager_dir, "sync", "now", "--peer", f"https://127.0.0.1:{port}", env=manager_clock)
     with Station(manager_dir, environ=manager_clock) as st:
-        html = render.fragment(dashboard_service.dashboard(st), "manager")
+        html = render.fragment(phone_data(st), "manager")
     assert f"booth · Booth {__version__}" in html, html
     assert "Clock 2 min behind this station" in html

@@ -26,7 +26,7 @@ from tests.halls import Hall, flare
 from tests.web.phone import request, set_pin
 from web import render
 from web import server as web_server
-from web.server import PAIR_ROUTES, ROUTES, SIGNIN, WebApp
+from web.server import PAIR_ROUTES, PUBLIC_ROUTES, ROUTES, SIGNIN, WebApp, phone_data
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND")
 PIN = "4321"
@@ -186,18 +186,19 @@ def test_no_route_writes_a_crawler_over_every_route_and_method(
 
     # every link on every page is a known route: the crawl covers the whole app
     seen: set[str] = set()
-    for path in (*ROUTES, *pair_routes):
+    for path in (*ROUTES, *pair_routes, *PUBLIC_ROUTES):
         if path == "/live":
             continue
         answer = request(app.url + path, context=context, cookie=cookie)
         assert answer.status == 200, (path, answer.status)
         if answer.headers["content-type"].startswith("text/html"):
             seen |= _links(answer.body.decode())
-    assert seen <= {*ROUTES, *pair_routes, SIGNIN}, seen - {*ROUTES, *pair_routes, SIGNIN}
+    known = {*ROUTES, *pair_routes, *PUBLIC_ROUTES, SIGNIN}
+    assert seen <= known, seen - known
     status, first = _first_event(app.url, context, cookie)
     assert status == 200 and first.startswith(b"event: update")
 
-    for path in (*ROUTES, *pair_routes, SIGNIN, "/nothing-here", "/report"):
+    for path in (*ROUTES, *pair_routes, *PUBLIC_ROUTES, SIGNIN, "/nothing-here", "/report"):
         for method in METHODS:
             if path == "/live" and method == "GET":
                 continue  # a stream: read above
@@ -205,7 +206,7 @@ def test_no_route_writes_a_crawler_over_every_route_and_method(
                 body = b"token=x&badge=M1&pin=0000" if method == "POST" else None
                 answer = request(app.url + path, method, context=context, cookie=who, body=body)
                 if method in ("GET", "HEAD"):
-                    if path.startswith("/pair/"):
+                    if path.startswith("/pair/") or path in PUBLIC_ROUTES:
                         expected = {200}  # the link authenticates these, while it is good
                     elif path == SIGNIN or path in ("/nothing-here", "/report"):
                         expected = {404, 401}
@@ -219,7 +220,7 @@ def test_no_route_writes_a_crawler_over_every_route_and_method(
                 if answer.status == 405:
                     assert answer.headers["allow"] == "GET, HEAD"
                 if who is None and answer.status == 200:
-                    assert path.startswith("/pair/")
+                    assert path.startswith("/pair/") or path in PUBLIC_ROUTES
     # nothing was written: not an event, not a session, not a row
     assert _tables(ledger) == before
     assert web_server.SIGNIN_LIMIT == 5
@@ -275,7 +276,7 @@ def test_a_kiosks_dispenser_jam_and_printer_fault_show_on_its_station(
         receipt = int(sold.json["receipt"])
         with st.ledger.transaction():
             st.append("PrintFailed", {"receipt": receipt, "error": "paper out"})
-        data = dashboard.dashboard(st)
+        data = phone_data(st)
     station = next(s for s in data["stations"] if s["station"] == "kiosk-1")
     assert [f["receipt"] for f in station["dispenser_faults"]] == [receipt]
     assert station["dispenser_faults"][0]["fault"] == "gave 2 of 5 tickets (the rest credited)"
@@ -385,7 +386,7 @@ def test_the_cash_section_shows_deposits_due_made_late_and_short(deposits_hall: 
         for key in ("total", "due", "late", "short", "short_by", "should_hold"):
             assert shown[key] == by_bag[shown["bag"]][key], (shown["bag"], key)
     # and the page says so
-    html = render.RENDERERS["cash"]({"cash": cash})
+    html = render.RENDERERS["cash"]({"cash": cash, "time_zone": "America/New_York"})
     assert "Due by <strong>2026-12-04</strong>: session 2026-12-02/1, $7.00 (expected)" in html
     assert "go to the bank by <strong>2026-12-07</strong>" in html
     assert "LATE; SHORT by $1.00 of $4.00" in html and "1 late, 1 short" in html
@@ -534,21 +535,24 @@ def test_a_hostile_deal_name_is_escaped_on_every_page_that_shows_it(
         page = request(app.url + "/", context=context, cookie=cookie).body.decode()
         _, first = _first_event(app.url, context, cookie)
         live = json.loads(first.split(b"data: ", 1)[1])["html"]
-        for shown in (page, live, render.fragment(dashboard.dashboard(app.reader()), "manager")):
+        for shown in (page, live, render.fragment(phone_data(app.reader()), "manager")):
             assert escaped in shown
             assert "<script>alert" not in shown
         assert page.count("<script") == 1  # the page's own script, with its nonce
         # every text of the dashboard's data hostile (and the receipts, numbers in practice):
         # no field of any section, however it came, is written raw
-        data = _hostile(dashboard.dashboard(app.reader()))
+        data = {**_hostile(dashboard.dashboard(app.reader())), "time_zone": app.zone}
         data["stations"][0]["printer_faults"] = [{"receipt": HOSTILE, "error": HOSTILE}]
         data["stations"][0]["dispenser_faults"] = [{"receipt": HOSTILE, "fault": HOSTILE}]
         for role in web_access.WEB_ROLES:
             shown = render.dashboard_page(data, role, HOSTILE, HOSTILE, nonce="n")
             assert "<script>alert" not in shown and escaped in shown, role
         # the sign-in page and a refusal carry text from outside too
-        pairing = render.pairing_page("manager", HOSTILE, "AA", nonce="n", error=HOSTILE)
-        refusal = render.message_page(HOSTILE, HOSTILE, nonce="n")
+        zone = app.zone
+        pairing = render.pairing_page(
+            "manager", HOSTILE, "AA", nonce="n", error=HOSTILE, zone=zone, ca_name=HOSTILE
+        )
+        refusal = render.message_page(HOSTILE, HOSTILE, nonce="n", zone=zone)
         for shown in (pairing, refusal):
             assert "<script>alert" not in shown and escaped in shown
     finally:

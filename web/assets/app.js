@@ -4,7 +4,18 @@
   var status = document.getElementById("status");
   if (!dash || !status || !window.EventSource) { return; }
   var lastHeard = null, lastUpdate = null, stale = false;
-  function clock(d) { return d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"}); }
+  var zone = dash.getAttribute("data-zone") || undefined;  // the hall's clock, not the phone's
+  function clock(d) {
+    return d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: zone});
+  }
+  function hints() {  // a table too wide for the phone scrolls in its box, and says so
+    dash.querySelectorAll(".scroll").forEach(function (box) {
+      var hint = box.nextElementSibling;
+      if (hint && hint.className === "scroll-hint") { hint.hidden = box.scrollWidth <= box.clientWidth + 1; }
+    });
+  }
+  hints();
+  window.addEventListener("resize", hints);
   function show(text, isStale) {
     status.textContent = text;
     status.className = isStale ? "status stale" : "status";
@@ -22,6 +33,7 @@
     if (data.version !== dash.getAttribute("data-version")) {
       dash.innerHTML = data.html;
       dash.setAttribute("data-version", data.version);
+      hints();
     }
     var late = data.stale || [];
     if (late.length) {
