@@ -61,6 +61,17 @@ class LocalSettings:
         self.pins = [p for p in self.pins if p.get("badge") != badge]
         self.pins.append({"badge": badge, "salt": salt, "hash": _hash(pin, salt)})
 
+    def has_pin(self, badge: str) -> bool:
+        return any(entry.get("badge") == badge for entry in self.pins)
+
+    def pin_matches(self, badge: str, pin: str) -> bool:
+        """Whether `pin` is `badge`'s PIN at this station's pad."""
+        return any(
+            entry.get("badge") == badge
+            and hmac.compare_digest(_hash(pin, entry["salt"]), entry["hash"])
+            for entry in self.pins
+        )
+
     def badge_for_pin(self, pin: str) -> str | None:
         for entry in self.pins:
             if hmac.compare_digest(_hash(pin, entry["salt"]), entry["hash"]):

@@ -34,6 +34,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.booth_void import VoidScreen
     from kiosk.ui.screens.booth_winners import WinnersScreen
     from kiosk.ui.screens.login import LockedScreen, LoginScreen
+    from kiosk.ui.screens.pin import PinScreen
     from kiosk.ui.screens.raffle_drawing import RaffleDrawingScreen
     from kiosk.ui.screens.seal import SealScreen
 
@@ -49,6 +50,7 @@ def _booth(front: Front) -> tuple[list[Any], list[Tab], str]:
         GamesScreen,
         BoothCloseScreen,
         RaffleDrawingScreen,
+        PinScreen,
     ]
     tabs = [
         Tab("sell", "Sell"),
@@ -72,6 +74,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.manager_people import RosterScreen, SessionScreen
     from kiosk.ui.screens.manager_phone import PhoneScreen
     from kiosk.ui.screens.manager_program import ProgramScreen
+    from kiosk.ui.screens.pin import PinScreen
     from kiosk.ui.screens.raffle_drawing import RaffleDrawingScreen
 
     screens = [
@@ -86,6 +89,7 @@ def _manager(front: Front) -> tuple[list[Any], list[Tab], str]:
         BooksScreen,
         PhoneScreen,
         RaffleDrawingScreen,
+        PinScreen,
     ]
     tabs = [
         Tab("dashboard", "Today"),

@@ -8,9 +8,10 @@ from typing import Any
 
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
-from kiosk.ui.widgets import Box, Field, NumberPad, OutcomeView, Panel, Text, TouchButton
+from kiosk.ui.widgets import Box, Field, NumberPad, OutcomeView, Panel, Row, Text, TouchButton
 from kiosk.viewmodels import common
 from kiosk.viewmodels.booth import LoginResult, login
+from kiosk.viewmodels.pin_change import PinDraft
 from pos.domain.signon import unlocks
 from pos.services.station import Station
 
@@ -33,8 +34,19 @@ class LoginScreen(RoleScreen):
         self.entry = Field("Badge or PIN", on_enter=self.submit, ident="login-entry")
         self.entry.password = True
         self.outcome = OutcomeView(headline=t.LARGE, shout=t.LARGE, ident="login-outcome")
+        self.actions = Row()
+        self.actions.add_widget(
+            TouchButton(
+                "Change my PIN",
+                on_press=self._change_pin,
+                colour=common.PANEL_HI,
+                size=t.BODY,
+                ident="change-pin",
+            )
+        )
         for widget in (self.heading, self.where, self.hint, self.entry, self.outcome):
             left.add_widget(widget)
+        left.add_widget(self.actions)
         right = Box("vertical", size_hint_x=0.45)
         right.add_widget(NumberPad(self._key, ident="login-pad"))
         right.add_widget(
@@ -60,6 +72,12 @@ class LoginScreen(RoleScreen):
 
     def render(self, vm: Any) -> None:
         self.where.text = str(vm)
+
+    def _change_pin(self) -> None:
+        """A worker changes their own PIN: badge, current PIN, the new one twice."""
+        pin_screen = self.front.screens.get_screen("pin")
+        pin_screen.begin(PinDraft(own=True), back_to=self.name)
+        self.front.go("pin")
 
     def _key(self, key: str) -> None:
         if key == "C":

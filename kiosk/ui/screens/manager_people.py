@@ -1,6 +1,9 @@
-"""The roster of the day (and importing one), and opening and closing the session."""
+"""The roster of the day (and importing one), each worker's PIN set or reset from it, and opening
+and closing the session."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from kiosk import usb
 from kiosk.ui import theme as t
@@ -17,6 +20,7 @@ from kiosk.ui.widgets import (
     item,
 )
 from kiosk.viewmodels import common, manager
+from kiosk.viewmodels.pin_change import PinDraft
 from pos.services.station import Station
 
 
@@ -32,6 +36,11 @@ class RosterScreen(RoleScreen):
         button = TouchButton("Import", on_press=self._import, colour=common.OK, ident="import")
         button.size_hint_x = 0.3
         top.add_widget(button)
+        any_pin = TouchButton(
+            "Set a PIN", on_press=lambda: self._pin("", ""), colour=common.INFO, ident="set-pin"
+        )
+        any_pin.size_hint_x = 0.35
+        top.add_widget(any_pin)
         self.outcome = OutcomeView(headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="roster")
         fixed(self.outcome, 96)
         self.sticks = MediaPicker("roster", self._picked, self._look, ident="usb-roster")
@@ -57,15 +66,38 @@ class RosterScreen(RoleScreen):
         if not vm.shifts:
             self.rows.fill([Text(vm.empty_text, colour=common.MUTED, fit=True)])
             return
-        self.rows.fill(
-            item(
-                [
-                    (f"{s.when}  {s.name} ({s.badge})", t.BODY, common.TEXT),
-                    (s.duty, t.SMALL, common.MUTED),
-                ]
-            )
-            for s in vm.shifts
+        self.rows.fill(self._shift(s) for s in vm.shifts)
+
+    def _shift(self, s: manager.ShiftVM) -> Row:
+        """A shift, and the button that sets or resets its worker's PIN."""
+        row = Row(height=t.BUTTON + 2 * t.GAP)
+        panel = item(
+            [
+                (f"{s.when}  {s.name} ({s.badge})", t.BODY, common.TEXT),
+                (s.duty, t.SMALL, common.MUTED),
+            ]
         )
+        panel.size_hint_y = 1
+        row.add_widget(panel)
+        pin = TouchButton(
+            "Set PIN",
+            on_press=partial(self._pin, s.badge, s.name),
+            colour=common.INFO,
+            size=t.BODY,
+            size_hint_x=0.25,
+            ident=f"pin-{s.badge}",
+        )
+        pin.size_hint_y = 1
+        row.add_widget(pin)
+        return row
+
+    def _pin(self, badge: str, name: str) -> None:
+        """A manager sets or resets a worker's PIN (the new one twice, on the pad)."""
+        draft = PinDraft(own=False)
+        if badge:
+            draft = draft.known(badge, name)
+        self.front.screens.get_screen("pin").begin(draft, back_to=self.name)
+        self.front.go("pin")
 
     def _import(self) -> None:
         path, badge = self.path.text, self.operator
