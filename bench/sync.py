@@ -24,7 +24,10 @@ Needs node and `npm ci` in tests/sync/pouch (as .ci/run does). It measures on lo
 Ledgers are built once and cached under bench/results/cache/ (bench/harness.py): a training
 hall whose manager holds the events (appended in big transactions, a valid signed chain) and a
 booth station joined before them. For part 2 the booth's ledger is a copy of the manager's, made
-on the working copy: both then hold the same event set.
+on the working copy: both then hold the same event set. The booth is then left where a completed
+sync leaves it: its checkpoint, kept under the identity the replicator gives the source (its
+uuid and its first event's hash), a little before the source's head, and one real pull of the
+rest (already held) moves it to the head, as the LAN service does.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ IDLE_BYTES_TARGET = 4096
 POUCH_DIR = harness.BENCH_DIR.parent / "tests" / "sync" / "pouch"
 SERVE = "from pos.cli.main import main; main()"
 COLUMNS = "origin, seq, type, hlc, prev, body, hash, sig"
+TAIL = 100  # events the last sync before the idle rounds pulls (held already)
 
 
 # --- the cached halls ------------------------------------------------------------------------
@@ -455,16 +459,7 @@ def idle(cache: Path, work: Path, *, rounds: int) -> dict[str, Any]:
     try:
         with Station(target, environ=ENVIRON) as st:
             context = client_context(target)
-            peer = Peer(url, context)
-            try:
-                uuid = peer.request("GET", "/")["uuid"]
-                head = int(peer.request("GET", "/ledger")["update_seq"])
-            finally:
-                peer.close()
-            # where a completed sync leaves the booth: its checkpoint at the source's head
-            key = replicator._checkpoint_id(uuid, st.id)
-            with st.ledger.transaction():
-                replicator._write_checkpoint(st.ledger, key, head)
+            last_sync(st, Peer(url, context))
             for _ in range(rounds + 3):  # the first three warm up
                 peer = Peer(url, context)  # a new connection each round, as the service does
                 try:
@@ -497,6 +492,36 @@ def idle(cache: Path, work: Path, *, rounds: int) -> dict[str, Any]:
         "kept_alive": kept,
     }
     return figures
+
+
+def last_sync(st: Station, peer: Peer) -> None:
+    """Leave the booth where a completed sync leaves it: its copy of the source's events is the
+    pull of all but the last TAIL of them, and the real replicator then pulls the rest.
+
+    The checkpoint is kept under the identity the replicator gives the source (its uuid and the
+    hash of its own first event: sync.protocol.instance_uuid, which tells two instances of a
+    station apart), at TAIL events before the source's head; the one real pull that follows
+    receives those TAIL events (held already: none applied), checks the source's first event
+    against the one held (the twin check) and leaves the checkpoint, with its mark, at the head
+    exactly as the LAN service does."""
+    try:
+        source = replicator.PeerLog(peer).describe()
+        head = int(peer.request("GET", "/ledger")["update_seq"])
+        if source.uuid is None:
+            raise RuntimeError("the source keeps no checkpoint identity")
+        since = max(0, head - TAIL)
+        key = replicator._checkpoint_id(source.uuid, st.ledger.station)
+        with st.ledger.transaction():
+            replicator._write_checkpoint(st.ledger, key, since)
+        result = replicator.pull(st.ledger, peer)
+    finally:
+        peer.close()
+    if result.refused or result.applied or result.received != head - since:
+        raise RuntimeError(
+            f"the last sync before the idle rounds received {result.received} events (wanted "
+            f"{head - since}), applied {result.applied}, refused {result.refused}: "
+            f"{result.refusals[:1]}"
+        )
 
 
 def kept_alive(st: Station, peer: Peer, *, rounds: int) -> dict[str, float]:

@@ -35,6 +35,7 @@ MAX_LOCAL_DOC = 64 * 1024
 MAX_LOCAL_DOCS = 8
 _CHECKPOINT_ID = re.compile(r"[A-Za-z0-9._=+-]{16,64}")
 MAX_HEADS = 10_000
+_EVENT_HASH = re.compile(r"[0-9a-f]{64}")
 
 Lookup = Callable[[str, int], Event | None]  # the event held under (origin, seq), if any
 
@@ -84,13 +85,18 @@ def root(
     heads: Mapping[str, int],
     release: str | None = None,
     now: datetime | None = None,
+    first: str | None = None,
 ) -> dict[str, Any]:
     """`GET /`: a stable uuid (a peer's checkpoints are kept under it), this station's
-    per-origin heads, its release (Booth's version) and its wall clock as it answers (the
-    puller compares it with its own: pos.domain.clock_skew)."""
+    per-origin heads, its release (Booth's version), its wall clock as it answers (the
+    puller compares it with its own: pos.domain.clock_skew) and the hash of its own first
+    event (`first`: a puller that holds that event already need not fetch it to tell this
+    instance of the station from a twin)."""
     booth: dict[str, Any] = {"hall": hall, "station": station, "heads": dict(heads)}
     if release is not None:
         booth["release"] = release
+    if first is not None:
+        booth["first"] = first
     if now is not None:
         booth["clock"] = now.isoformat(timespec="milliseconds")
     return {
@@ -308,6 +314,7 @@ class PeerInfo:
     heads: dict[str, int] | None  # its last seq per origin, as it said (shown, never trusted)
     release: str | None = None  # its Booth version, as it said (None: a release before 0.2.0)
     clock: datetime | None = None  # its wall clock as it answered
+    first: str | None = None  # the hash of its own first event (None: not said)
 
 
 def read_heads(value: Any) -> dict[str, int] | None:
@@ -332,7 +339,13 @@ def read_root(info: Any, url: str) -> PeerInfo:
         heads=read_heads(booth.get("heads")),
         release=release[:40] if isinstance(release, str) and release.isprintable() else None,
         clock=read_clock(booth.get("clock")),
+        first=read_hash(booth.get("first")),
     )
+
+
+def read_hash(value: Any) -> str | None:
+    """An event hash (64 lower-case hex digits), if well-formed."""
+    return value if isinstance(value, str) and _EVENT_HASH.fullmatch(value) else None
 
 
 def read_clock(value: Any) -> datetime | None:
@@ -346,8 +359,30 @@ def read_clock(value: Any) -> datetime | None:
     return at if at.tzinfo is not None else None
 
 
-def changes_path(since: int, limit: int) -> str:
-    return f"/{DB_NAME}/_changes?since={since}&limit={limit}&include_docs=true"
+def changes_path(since: int, limit: int, *, include_docs: bool = True) -> str:
+    path = f"/{DB_NAME}/_changes?since={since}&limit={limit}"
+    return path + "&include_docs=true" if include_docs else path
+
+
+def read_change_revs(answer: Any, after: int, url: str) -> tuple[list[str], int, int]:
+    """A `_changes` answer asked for without documents: each row's revision (its event's
+    hash prefix: sync.docs.rev_of), its last_seq and how many rows it had."""
+    rows = answer.get("results") if isinstance(answer, dict) else None
+    if not isinstance(rows, list):
+        raise PeerRefused(f"{url} sent a malformed _changes answer")
+    if not rows:
+        return [], after, 0
+    revs = []
+    for row in rows:
+        changes = row.get("changes") if isinstance(row, dict) else None
+        first = changes[0] if isinstance(changes, list) and changes else None
+        rev = first.get("rev") if isinstance(first, dict) else None
+        revs.append(rev if isinstance(rev, str) else "")
+    try:
+        last = int(answer.get("last_seq", rows[-1].get("seq", after)))
+    except (TypeError, ValueError, AttributeError):
+        raise PeerRefused(f"{url} sent a malformed last_seq") from None
+    return revs, last, len(rows)
 
 
 def read_changes(answer: Any, after: int, url: str) -> tuple[list[Event], int, int]:
@@ -440,13 +475,13 @@ def first_event(doc: Any, station: str) -> Event | None:
     return event if event.origin == station and event.seq == 1 else None
 
 
-def instance_uuid(peer_uuid: str, first_event: Event | None) -> str:
+def instance_uuid(peer_uuid: str, first_hash: str | None) -> str:
     """The identity a pull checkpoint is kept under: the peer's uuid (the same for every
     instance of a station) and the hash of its own first event, which differs between two
     instances joined from copies of one bundle. A pull from a second instance then starts from
     its beginning, so its first event meets the first instance's: a fork, refused and
     recorded, at the first contact."""
-    return peer_uuid if first_event is None else f"{peer_uuid}:{first_event.hash[:16]}"
+    return peer_uuid if first_hash is None else f"{peer_uuid}:{first_hash[:16]}"
 
 
 def push_checkpoint_id(station: str, hall: str) -> str:

@@ -20,7 +20,7 @@ from pos.domain import clock_skew, peer_release
 from pos.errors import IntegrityFailure
 from pos.ledger import Event, Ledger, heads, incidents, replication, restored
 from pos.ledger.follower import Held, Page, Source, follow
-from sync import protocol
+from sync import docs, protocol
 from sync.client import Peer
 from sync.errors import PeerRefused
 
@@ -56,6 +56,8 @@ class PeerLog:
         self.peer = peer
         self.wall = wall or SystemClock()  # this station's clock, compared with the peer's
         self.first: Event | None = None  # the peer's own first event, as it served it
+        self.first_hash: str | None = None  # its hash, as the peer said or served it
+        self.station = "?"
         self.release: str | None = None
         self.clock_offset_ms: int | None = None
         self._source: Source | None = None
@@ -70,15 +72,25 @@ class PeerLog:
         if info.clock is not None:
             skew = clock_skew.offset(info.clock, sent, received)
             self.clock_offset_ms = round(skew / timedelta(milliseconds=1))
-        self.first = protocol.first_event(self._first_event(info.station), info.station)
-        uuid = protocol.instance_uuid(info.uuid, self.first)
+        self.station = info.station
+        self.first_hash = info.first
+        if self.first_hash is None:  # a peer that does not say it (before 0.2.0): fetched
+            self.first = protocol.first_event(self._first_event(info.station), info.station)
+            self.first_hash = self.first.hash if self.first is not None else None
+        uuid = protocol.instance_uuid(info.uuid, self.first_hash)
         self._source = Source(url=self.peer.url, station=info.station, uuid=uuid, heads=info.heads)
         return self._source
 
     def twin_refusal(self, ledger: Ledger) -> str | None:
         """Why this peer is refused as a second instance of a station this ledger knows (its
         first event differs from the one held), recorded as a fork incident at the first
-        contact; None when it is the instance held, or one not known here."""
+        contact; None when it is the instance held, or one not known here. The event itself
+        is fetched only when the hash the peer said differs from the one held."""
+        if self.first is None and self.first_hash is not None:
+            held = ledger.get(self.station, 1)
+            if held is None or held.hash == self.first_hash:
+                return None
+            self.first = protocol.first_event(self._first_event(self.station), self.station)
         event = self.first
         if event is None:
             return None
@@ -127,11 +139,11 @@ class PeerLog:
         (`mark`: that event's hash; None: a checkpoint kept before marks, only the position is
         checked). A station restored from an older backup numbers its log again from the
         backup's end: a checkpoint past it would skip what it records next."""
-        answer = self.peer.request("GET", protocol.changes_path(since - 1, 1))
-        events, last, rows = protocol.read_changes(answer, since - 1, self.peer.url)
+        answer = self.peer.request("GET", protocol.changes_path(since - 1, 1, include_docs=False))
+        revs, last, rows = protocol.read_change_revs(answer, since - 1, self.peer.url)
         if rows == 0 or last != since:
             return True
-        return mark is not None and (len(events) != 1 or events[0].hash != mark)
+        return mark is not None and (len(revs) != 1 or revs[0] != docs.rev_of(mark))
 
 
 # The checkpoint's id and its write, as bench/sync.py leaves a station at a peer's head.

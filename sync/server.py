@@ -432,7 +432,12 @@ class ReplicationHandler(BaseHTTPRequestHandler):
             heads=heads.high_water_marks(self.server.reader()),
             release=__version__,
             now=self.server.clock.now(),
+            first=self._first_hash(),
         )
+
+    def _first_hash(self) -> str | None:
+        first = self._held(self.server.station, 1)
+        return first.hash if first is not None else None
 
     def _update_seq(self) -> int:
         return replication.update_seq(self.server.reader())
