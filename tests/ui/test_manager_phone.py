@@ -11,7 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from tests.web.phone import request, set_pin
+from tests.web.phone import fingerprint, request, set_pin, untrusted
 from web.server import WebApp
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
@@ -68,5 +68,60 @@ def test_the_manager_screen_pairs_a_phone_and_revokes_it(demo_hall: Path, open_f
         assert ui.find("phone-headline").text == "REVOKED"
         assert "manager M100 · revoked" in ui.text()
         assert request(app.url + "/", context=context, cookie=cookie).status == 401
+    finally:
+        app.stop()
+
+
+def test_the_phones_tab_prepares_the_manager_for_the_certificate_warning(
+    demo_hall: Path, open_front: Any
+) -> None:
+    """The phone's first scan lands on its browser's warning of the hall's own certificate: the
+    tab says what to tap on Android and on an iPhone, and shows the hall's certificate as a QR
+    code for the phone to install (the certificate the web server chains to, no key)."""
+    ui = open_front(demo_hall / "manager")
+    ui.runtime.worker_call(lambda st: set_pin(st, "M100", PIN, "M100"))
+    ui.type("login-entry", "M100", enter=True)
+    station = ui.runtime.worker_call(lambda st: st)
+    app = WebApp(station, "127.0.0.1:0")
+    app.start()
+    try:
+        ui.tap("tab-phone")
+        ui.tap("pair-manager")
+        detail = ui.find("phone-detail").text
+        assert "UTC" not in detail and "+00:00" not in detail  # until when, on the hall's clock
+        ui.tap("phone-warns")
+        said = ui.text()
+        for words in (
+            "Your connection is not private",
+            "Advanced > Proceed to 127.0.0.1 (unsafe)",
+            "This Connection Is Not Private",
+            "Show Details > visit this website > Visit Website",
+            "Install a certificate > CA certificate",
+            "Certificate Trust Settings > turn on full trust",
+        ):
+            assert words in said, words
+        assert ui.find("pair-title").text == "The hall's certificate"
+        assert ui.find("phone-headline").text == "CERTIFICATE"
+        assert "pair-manager" not in ui.idents()  # this code pairs nobody
+        ca_url = f"{app.url}/hall-ca.crt"
+        assert ui.find("pair-link").text == ca_url
+        shots = ui.shot("manager-phone-warns")
+        for shot in shots:  # the phone's camera reads the certificate's address
+            found = zxingcpp.read_barcodes(Image.open(shot))
+            assert [f.text for f in found] == [ca_url], shot
+        # what the phone downloads there, before it trusts the hall: the hall's web CA, whose
+        # fingerprint is the one the tab shows
+        download = request(ca_url, context=untrusted())
+        assert download.status == 200
+        assert download.headers["content-type"] == "application/x-x509-ca-cert"
+        assert b"PRIVATE KEY" not in download.body
+        assert fingerprint(download.body) == app.ca_fingerprint
+        assert app.ca_fingerprint in ui.find("phone-served").text.replace("\n", "")
+        # back to the phones signed in: the pairing code again
+        ui.tap("phone-show-sessions")
+        assert ui.find("pair-title").text == "Pair a phone"
+        assert ui.find("phone-headline").text == "SCAN TO PAIR"
+        assert ui.find("pair-link").text.startswith(f"{app.url}/pair/")
+        ui.shot("manager-phone-back", both=False)
     finally:
         app.stop()
