@@ -25,6 +25,7 @@ from kiosk.ui.start_up import StartUpView
 from kiosk.ui.theme import rgba, theme
 from kiosk.ui.widgets import KeyboardHost, Row, TouchButton
 from kiosk.viewmodels import common, start_up
+from kiosk.viewmodels import kiosk_staff as vm_staff
 from kiosk.viewmodels.booth import LoginResult
 from pos.errors import BoothError
 from pos.services import kiosk_cash
@@ -88,6 +89,7 @@ class Front:
         runtime.post = self.poster.post
         self.operator: LoginResult | None = None
         self.player: Any = None  # the kiosk's identified player, forgotten at idle
+        self.bills_jammed = False  # a kiosk's bill jam staff have not cleared: the bar says so
         self._walked_away = False  # back at idle because the player left without Done
         self.root = BoxLayout(orientation="vertical")
         self.background = common.BACKGROUND
@@ -186,6 +188,8 @@ class Front:
         self.runtime.status_listeners.append(self._show_status)
         self.runtime.change_listeners.append(self._ledger_changed)
         self.runtime.scan_handler = self._scanned
+        if self.role == "kiosk":
+            self.bills_jammed = self.runtime.worker_call(vm_staff.bills_jammed)
         self._show_status(self.runtime.state)
         self.runtime.worker_call(self.runtime._read_link)  # the first frame says it
         self._link_poll = Clock.schedule_interval(lambda _dt: self.runtime.poll_link(), 5.0)
@@ -194,6 +198,7 @@ class Front:
             if self.runtime.acceptor is not None:
                 self.runtime.cash = CashDesk(self.runtime, self.runtime.acceptor)
                 self.runtime.cash.listeners.append(self._cash_news)
+                self.runtime.cash.listeners.append(self._cash_for_staff)
                 self.runtime.cash.start()
             else:
                 self.runtime.set_bills("Bills: none (vouchers only)", "warn")
@@ -211,6 +216,8 @@ class Front:
         refresh = getattr(screen, "refresh", None)
         if callable(refresh):
             refresh()
+        if self.role == "kiosk":
+            self.staff_calls_changed()
 
     def stop(self) -> None:
         self.stopped = True
@@ -380,7 +387,24 @@ class Front:
         who = self.operator.name if self.operator else None
         if self.role == "kiosk":
             who = "self-service"
+            state = vm_staff.status_state(state, self.bills_jammed)
         self.status.show(common.status_bar(state, self.runtime.info, who))
+
+    # -- the kiosk's calls for staff ----------------------------------------------------------
+
+    def _cash_for_staff(self, news: Any) -> None:
+        if news.kind == "jam":  # recorded before the news: staff are called
+            self.staff_calls_changed()
+
+    def staff_calls_changed(self) -> None:
+        """A call was raised or cleared: the status bar's word on the bills follows the ledger
+        ("Bills: jammed" from a jam until staff clear it at the kiosk's staff screen)."""
+        self.call(vm_staff.bills_jammed, self._jam_known)
+
+    def _jam_known(self, jammed: bool) -> None:
+        if jammed != self.bills_jammed:
+            self.bills_jammed = jammed
+            self._show_status(self.runtime.state)
 
 
 __all__ = ["Front", "Tab", "theme"]

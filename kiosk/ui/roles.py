@@ -109,13 +109,13 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
     from kiosk.ui.screens.kiosk_idle import IdleScreen
     from kiosk.ui.screens.kiosk_more import (
         CheckScreen,
-        KioskManagerScreen,
         KioskSealScreen,
         KioskVoucherScreen,
         RentScreen,
     )
     from kiosk.ui.screens.kiosk_pay import PayScreen
     from kiosk.ui.screens.kiosk_refusal import RefusalScreen
+    from kiosk.ui.screens.kiosk_staff import KioskStaffScreen
 
     screens = [
         IdleScreen,
@@ -127,7 +127,7 @@ def _kiosk(front: Front) -> tuple[list[Any], list[Tab], str]:
         CheckScreen,
         RentScreen,
         KioskSealScreen,
-        KioskManagerScreen,
+        KioskStaffScreen,
     ]
     return [s(front) for s in screens], [], "games"
 

@@ -607,6 +607,7 @@ SCHEMAS: dict[str, Schema] = {
             "ticket": opt(OPTIONAL_NAME),
             "player": opt(OPTIONAL_NAME),  # who presented the ticket, when identified
             "detail": req(REASON),
+            "amount": opt(cents()),  # the money a kiosk's call for staff concerns
             "by": BY,
         }
     ),

@@ -145,6 +145,7 @@ def bill_jammed(st: Station, taken: Taken, detail: str) -> PaidOut | None:
             "acceptor-jam",
             f"{st.id}: a ${format_amount(taken.amount)} bill is stuck in the bill acceptor "
             f"({detail}); the player was credited: clear it into the cash box",
+            amount=taken.amount,
         )
         return cash_out(st, "bill acceptor jam")
 
@@ -279,13 +280,24 @@ def bill_given_back_at_start(st: Station, amount: int) -> list[str]:
             "acceptor-returned",
             f"{st.id}: a {money} was in escrow when the kiosk stopped; the acceptor gave it "
             f"back to the player when the kiosk started: not credited{recorded}",
+            amount=value or None,
         )
     name = f"bill {bill.bill}" if bill is not None else "a bill"
     return [f"{name} ({money}) was in escrow when the kiosk stopped: given back"]
 
 
-def _call_staff(st: Station, flag: str, detail: str) -> None:
-    body = {"flag": flag, "serial": None, "ticket": None, "detail": detail, "by": None}
+def _call_staff(st: Station, flag: str, detail: str, *, amount: int | None = None) -> None:
+    """Staff called: an exception this kiosk flags, listed on its staff screen until cleared
+    (pos.services.kiosk_calls); `amount`: the cents it concerns."""
+    body: dict[str, Any] = {
+        "flag": flag,
+        "serial": None,
+        "ticket": None,
+        "detail": detail,
+        "by": None,
+    }
+    if amount is not None:
+        body["amount"] = amount
     st.append("ExceptionFlagged", body)
 
 
@@ -331,6 +343,7 @@ def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
                     f"{st.id}: a {money} bill was in escrow when the kiosk stopped and the "
                     "acceptor could not say where it went; the player was credited: check the "
                     "cash box against the count",
+                    amount=held.amount,
                 )
                 done.append(f"bill {held.bill} ({money}): not known, credited")
         for request in cash_read.open_paid_requests(conn, st.id):

@@ -323,6 +323,7 @@ def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> 
                     f"tickets (receipt #{body['receipt']})"
                     + (f": {fault}" if fault else "")
                     + f"; the player was credited ${format_amount(body['credit'])}",
+                    "amount": body["credit"],
                     "by": None,
                 },
             )

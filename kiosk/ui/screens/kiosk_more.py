@@ -1,5 +1,5 @@
-"""The kiosk's other screens: check a ticket (no ID needed), rent a device, sign a seal line,
-and the staff actions a manager's badge opens (the kiosk's close marker)."""
+"""The kiosk's other screens: check a ticket (no ID needed), pay with a voucher, rent a device,
+sign a seal line. The staff screen a manager's badge opens is kiosk.ui.screens.kiosk_staff."""
 
 from __future__ import annotations
 
@@ -194,68 +194,3 @@ class KioskSealScreen(SealScreen):
             self.show(
                 common.Outcome(False, SCAN_IT, f"{SCAN_IT}: the ticket, not a card.", common.WARN)
             )
-
-
-class KioskManagerScreen(RoleScreen):
-    """Reached only by scanning a manager's badge at idle; Done (or the idle timeout) goes back
-    to idle and forgets the badge."""
-
-    screen_name = "kiosk-manager"
-
-    def build(self) -> None:
-        self.badge = ""
-        self.who = Text(size=t.TITLE, bold=True, halign="center", ident="kiosk-manager-who")
-        self.state = Text(size=t.LARGE, halign="center", ident="kiosk-manager-session")
-        self.hint = Text(
-            "At the end of the session, record this kiosk's close. The manager closes the "
-            "day once every station has closed and its events have arrived.",
-            colour=common.MUTED,
-            halign="center",
-            fit=True,
-        )
-        row = Row()
-        self.close = TouchButton(
-            "Close (manager badge)",
-            on_press=self._close,
-            colour=common.WARN,
-            ident="kiosk-close",
-        )
-        row.add_widget(self.close)
-        row.add_widget(
-            TouchButton(
-                "Done",
-                on_press=lambda: self.front.go("idle"),
-                colour=common.PANEL_HI,
-                ident="kiosk-manager-done",
-            )
-        )
-        self.outcome = OutcomeView(headline=t.TITLE, shout=t.LARGE, ident="kiosk-close")
-        for widget in (self.who, self.state, self.hint, row, self.outcome):
-            self.body.add_widget(widget)
-        self.outcome.clear("")
-
-    def render(self, vm: vm_kiosk.KioskManagerVM | None) -> None:
-        if vm is None:  # shown without a badge scanned: nothing to do here
-            self.badge = ""
-            self.who.text, self.state.text = "Scan a manager's badge at the idle screen", ""
-            self.close.disabled = True
-            return
-        self.badge = vm.badge
-        self.who.text = f"Staff: {vm.name}"
-        self.state.text = vm.session_text
-        self.close.disabled = not vm.session_open
-        self.outcome.clear("")
-
-    def _close(self) -> None:
-        badge = self.badge
-        if not badge:
-            return
-        self.front.call(lambda st: vm_kiosk.close_kiosk(st, badge), self.show)
-
-    def forget(self) -> None:
-        self.badge = ""
-        self.vm = None
-        self.outcome.clear("")
-
-    def show(self, outcome: common.Outcome) -> None:
-        self.outcome.show(outcome)
