@@ -35,6 +35,7 @@ from pos.services import (
     sessions,
     settings,
     signon,
+    vouchers,
     winners,
 )
 from pos.services.station import Station
@@ -358,12 +359,31 @@ KIND_SAID = {
 
 
 def winner_scan(st: Station, code: str, operator: str) -> Outcome:
-    """A scan at Winners: a player card, a badge or an ID says what it is; a ticket pays."""
+    """A scan at Winners: a player card, a badge or an ID says what it is; a ticket pays, and
+    so does a voucher (its QR scanned, or the short code under it typed)."""
     kind = scan_kind(st, code)
     if kind in KIND_SAID:
         headline, detail = KIND_SAID[kind]
         return Outcome(False, headline, detail, INFO)
+    if kind != "ticket" and vouchers.looks_like_voucher(code):
+        return pay_voucher(st, code, operator)
     return redeem(st, code, operator)
+
+
+def pay_voucher(st: Station, code: str, operator: str) -> Outcome:
+    """A voucher brought to the booth, paid out once in cash. A typo in its short code is amber
+    and stays in the field; a voucher paid already, or not on file here, is DO NOT PAY."""
+    try:
+        paid = vouchers.redeem_voucher(st, code, operator=operator)
+    except BoothError as error:
+        return misread(code, error) or refused(error, "DO NOT PAY")
+    return Outcome(
+        True,
+        f"PAY {money(paid.paid)}",
+        f"Voucher #{paid.voucher} of {paid.station} · receipt #{paid.receipt}",
+        OK,
+        data=(("receipt", paid.receipt),),
+    )
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from kiosk.viewmodels.common import (
     money,
     once,
 )
+from pos.domain import voucher_code
 from pos.domain.flare import GameType
 from pos.domain.money import format_money
 from pos.domain.rulebook import RULES
@@ -34,6 +35,7 @@ from pos.services import (
     sales,
     sessions,
     settings,
+    vouchers,
     winners,
 )
 from pos.services.deals import deal_flare
@@ -512,8 +514,61 @@ VOUCHER_READY = "Voucher read: now choose your tickets"
 
 
 def voucher_prompt(code: str) -> str:
-    """What the voucher screen asks for: the voucher, then the tickets."""
-    return _(VOUCHER_READY) if code.strip() else _(VOUCHER_PROMPT)
+    """What the voucher screen asks for: the voucher, then the tickets. A short code being
+    typed says how much of it is in, and a typo as soon as all of it is."""
+    text = code.strip()
+    if not text:
+        return _(VOUCHER_PROMPT)
+    if vouchers.is_scanned(text):
+        return _(VOUCHER_READY)
+    typed = len(voucher_code.normalise(text))
+    if typed < voucher_code.LENGTH:
+        return _("Code: {count} of {total} letters and numbers typed").format(
+            count=typed, total=voucher_code.LENGTH
+        )
+    try:
+        voucher_code.parse(text)
+    except voucher_code.VoucherCodeTypo:
+        return _("That code has a typo: check it and try again")
+    return _(VOUCHER_READY)
+
+
+def voucher_refused(status: vouchers.VoucherStatus) -> Outcome:
+    """A voucher that will not pay, in a player's words: what happened and where to go, no
+    station names, no rule. A code to correct (a typo, a bad scan) keeps the player on the
+    voucher screen (`keep`); the rest go to the result screen, with the staff's sentence and
+    rule in `refusal` (not shown to the player)."""
+    keep = (("keep", True),)
+    if status.state == "typo":
+        return Outcome(
+            False, _("That code has a typo: check it and try again"), "", WARN, data=keep
+        )
+    if status.state == "unreadable":
+        return Outcome(
+            False,
+            _("That voucher could not be read: scan it again, or type its code"),
+            "",
+            WARN,
+            data=keep,
+        )
+    if status.state == "not-a-voucher":
+        return Outcome(
+            False, _("That is a receipt, not a voucher: scan the voucher"), "", WARN, data=keep
+        )
+    if status.state == "used":
+        detail = _("That voucher was already used. Please ask at the booth.")
+    elif status.state == "other-hall":
+        detail = _("That is not a voucher from this hall. Please ask at the booth.")
+    elif status.state == "not-here":
+        detail = _("This kiosk does not know that voucher. Please ask at the booth.")
+    else:
+        detail = _("Please ask at the booth.")
+    headline = _("Sorry, that voucher did not pay")
+    # the staff's sentence and rule, kept for the record (the player's screen shows neither)
+    rule = "PAID" if status.state == "used" else "VOUCHER"
+    cited = RULES.get(rule)
+    refusal = Refusal(headline, status.reason, rule, cited.citation if cited else None)
+    return Outcome(False, headline, detail, ERROR, refusal)
 
 
 def buy_with_voucher(
@@ -524,11 +579,15 @@ def buy_with_voucher(
     code: str,
     dispenser: Dispenser | None,
 ) -> Outcome:
-    """The identified player pays with a voucher (its QR text): it is redeemed with the sale and
-    any change comes back as a new voucher, printed with the receipt."""
+    """The identified player pays with a voucher (its QR text, or the short code printed under
+    it, typed): it is redeemed with the sale and any change comes back as a new voucher,
+    printed with the receipt. One that will not pay says why in the player's words."""
     code = code.strip()
     if not code:
         return Outcome(False, _("Scan your voucher first"), _(VOUCHER_PROMPT) + ".", WARN)
+    status = vouchers.voucher_status(st, code)
+    if status.state != "payable":
+        return voucher_refused(status)
 
     def run() -> Outcome:
         result = sales.sell(

@@ -39,7 +39,7 @@ class VoucherCodeTypo(ValueError):
     characters swapped. `reason` says which, in plain words."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(f"that code has a typo: {reason}")
+        super().__init__(f"that code has a typo ({reason})")
         self.reason = reason
 
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 from pos.domain import qr_payload, voucher_code
 from pos.domain.checks import vouchers as voucher_checks
-from pos.domain.money import CENTS, format_amount
+from pos.domain.money import CENTS, OPTIONAL_CENTS, format_amount
 from pos.domain.typed import parse_typed_amount
-from pos.errors import BadInput, refuse
+from pos.errors import BadInput, IntegrityFailure, RuleRefused, refuse
 from pos.ledger.projections import receipts as receipts_read
 from pos.ledger.projections.prizes import voucher_prize
 from pos.services.inputs import checked_input
@@ -71,12 +71,34 @@ def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
     """A voucher's QR code, verified (genuine, of this hall), or the short code printed under
     it, typed: (station, number, amount it shows). Outside any transaction: verifying reads
     keys only, a typed code the vouchers on file."""
-    if not code.strip().startswith(qr_payload.VERSION + "."):
+    if not _is_qr(code):
         return typed_voucher(st, code)
     checked = verify_payload(st, code)
     if checked["kind"] != "voucher":
         raise BadInput("voucher", f"the code is a {checked['kind']} receipt, not a voucher")
     return str(checked["station"]), int(checked["number"]), str(checked["amount"])
+
+
+def _is_qr(code: str) -> bool:
+    """A receipt's QR text (scanned) rather than a short code typed."""
+    return code.strip().startswith(qr_payload.VERSION + ".")
+
+
+def is_scanned(code: str) -> bool:
+    """`code` is a receipt's QR text, scanned (not a short code typed)."""
+    return _is_qr(code)
+
+
+def looks_like_voucher(code: str) -> bool:
+    """A voucher's QR text or its short code typed, by shape alone (nothing checked yet): for
+    a screen that takes tickets and vouchers both."""
+    if not _is_qr(code):
+        return voucher_code.looks_like_one(code)
+    try:
+        payload, _, _ = qr_payload.decode(code)
+    except qr_payload.InvalidPayload:
+        return False
+    return payload.kind == "voucher"
 
 
 def typed_voucher(st: Station, typed: str) -> tuple[str, int, str]:
@@ -93,6 +115,70 @@ def typed_voucher(st: Station, typed: str) -> tuple[str, int, str]:
     held = receipts_read.voucher(st.ledger.conn, station, number)
     assert held is not None
     return station, number, format_amount(held.amount)
+
+
+#: What a voucher shown at a screen is, before anything is paid (VoucherStatus.state).
+STATES = (
+    "payable",
+    "typo",
+    "unreadable",
+    "not-a-voucher",
+    "other-hall",
+    "not-here",
+    "used",
+    "refused",
+)
+
+
+@dataclass(frozen=True)
+class VoucherStatus:
+    """A voucher's QR or typed short code, read before anything is paid, so a screen can say
+    in plain words what is wrong and where to go: `state` one of STATES (`typo`: a short code
+    mistyped; `unreadable`: a QR code garbled; `not-a-voucher`: another receipt's QR;
+    `other-hall`: signed elsewhere, or forged; `not-here`: no voucher on file here has it, made
+    up or not synced yet; `used`: paid already; `refused`: another refusal, `reason` says
+    which), its value when on file. The payment checks everything again, in its own
+    transaction."""
+
+    state: str
+    amount: int | None = field(default=None, metadata=OPTIONAL_CENTS)
+    reason: str = ""
+
+
+def voucher_status(st: Station, code: str) -> VoucherStatus:
+    """What `code` (a voucher's QR text, or its short code typed) is here, reading only."""
+    try:
+        station, number, printed = checked_voucher(st, code)
+    except BadInput as error:
+        if not _is_qr(code):
+            return VoucherStatus("typo", reason=error.message)
+        state = "not-a-voucher" if error.field == "voucher" else "unreadable"
+        return VoucherStatus(state, reason=error.message)
+    except IntegrityFailure as error:
+        return VoucherStatus("other-hall", reason=error.message)
+    except RuleRefused as error:
+        return VoucherStatus("not-here", reason=error.message)
+    held = receipts_read.voucher(st.ledger.conn, station, number)
+    if held is None:
+        return VoucherStatus(
+            "not-here", reason=f"voucher {number} of {station} is not on file here"
+        )
+    if held.redeemed_by:
+        return VoucherStatus(
+            "used", int(held.amount), f"voucher {number} of {station} was already paid"
+        )
+    refusal = voucher_checks.payable(
+        station,
+        number,
+        printed=printed,
+        amount=int(held.amount),
+        redeemed_by=None,
+        redeemed_hlc=None,
+        time_zone=st.hall.time_zone,
+    )
+    if refusal is not None:
+        return VoucherStatus("refused", int(held.amount), refusal.message)
+    return VoucherStatus("payable", int(held.amount))
 
 
 def voucher_amount_on_file(st: Station, station: str, number: int, printed: str) -> int:

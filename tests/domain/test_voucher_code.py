@@ -102,7 +102,7 @@ def test_look_alikes_typed_read_as_a_typo_in_plain_words() -> None:
     code = vc.from_number(123456789)
     with pytest.raises(vc.VoucherCodeTypo) as caught:
         vc.parse("0" + code[1:])
-    assert str(caught.value) == "that code has a typo: 0 is never in a voucher's code"
+    assert str(caught.value) == "that code has a typo (0 is never in a voucher's code)"
     assert not vc.looks_like_one("B1.hall.kiosk-1.1")  # a QR code's text is something else
     assert not vc.looks_like_one("A100003/0042")  # so is a ticket's
 

@@ -1,6 +1,7 @@
 """Scan a winner: the amount and PUNCH NOW in large type, or the refusal with its reason and
 rule. A scan anywhere on this screen redeems; the code can also be typed. Once punched, the
-redeemer taps Punched (or scans the ticket again) and the punch is recorded (C2)."""
+redeemer taps Punched (or scans the ticket again) and the punch is recorded (C2). A voucher
+pays here too: its QR scanned, or the short code printed under it typed."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ class WinnersScreen(RoleScreen):
         self.outcome = OutcomeView(headline=t.BIG, shout=t.HUGE, detail=t.LARGE, ident="winner")
         self.body.add_widget(self.outcome)
         row = Row()
-        self.code = Field("Scan the ticket, or type its code", on_enter=self.redeem, ident="code")
+        self.code = Field(
+            "Scan the ticket or voucher, or type its code", on_enter=self.redeem, ident="code"
+        )
         row.add_widget(self.code)
         pay = TouchButton("Check & pay", on_press=self._typed, colour=common.OK, ident="pay")
         pay.size_hint_x = 0.35
@@ -29,7 +32,7 @@ class WinnersScreen(RoleScreen):
         row.add_widget(punched)
         self.body.add_widget(row)
         self.last_code = ""  # the winner last paid: the Punched tap confirms its punch (C2)
-        self.outcome.clear("Scan a winning ticket")
+        self.outcome.clear("Scan a winning ticket or a voucher")
 
     def on_scan(self, text: str) -> None:
         self.redeem(text)

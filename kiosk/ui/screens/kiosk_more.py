@@ -96,6 +96,8 @@ class KioskVoucherScreen(RoleScreen):
 
     def on_pre_enter(self, *_: object) -> None:
         self.code.text = ""
+        self.code.hint_text = i18n._("Voucher code")
+        self._read("")
         super().on_pre_enter()
 
     def load(self, st: Station) -> vm_kiosk.GamesVM | None:
@@ -118,6 +120,7 @@ class KioskVoucherScreen(RoleScreen):
 
     def _read(self, text: str) -> None:
         self.prompt.text = vm_kiosk.voucher_prompt(text)
+        self.prompt.set_colour(common.TEXT)
 
     def _buy(self, serial: str, qty: int) -> None:
         player, dispenser = self.front.player, self.front.runtime.dispenser
@@ -126,9 +129,18 @@ class KioskVoucherScreen(RoleScreen):
         code = self.code.text
         self.front.call(
             lambda st: vm_kiosk.buy_with_voucher(st, player, serial, qty, code, dispenser),
-            self.front.show_result,
+            self._bought,
             prints=True,
         )
+
+    def _bought(self, outcome: common.Outcome) -> None:
+        """A code to correct (a typo, a bad scan) stays here, said in amber above the field;
+        anything else is the result screen's."""
+        if outcome.get("keep"):
+            self.prompt.text = outcome.headline
+            self.prompt.set_colour(common.WARN)
+            return
+        self.front.show_result(outcome)
 
     def forget(self) -> None:
         self.vm = None
