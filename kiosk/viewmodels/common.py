@@ -87,6 +87,12 @@ def refusal(error: BoothError, headline: str | None = None) -> Refusal:
     return Refusal(headline or "Something went wrong", _sentence(error.message))
 
 
+def plain(error: BadInput) -> str:
+    """A BadInput's sentence without its field's name in front ("pin: that PIN is not right"
+    reads "That PIN is not right")."""
+    return _sentence(error.message.removeprefix(f"{error.field}: "))
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] if text else text

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kiosk.local import LocalSettings
-from kiosk.viewmodels.common import ERROR, INFO, OK, Outcome, refused
+from kiosk.viewmodels.common import ERROR, INFO, OK, Outcome, plain, refused
 from pos.errors import BadInput, BoothError
 from pos.services import pin_change
 from pos.services.station import Station
@@ -138,9 +138,3 @@ def save(
         return Outcome(False, "PIN not changed", plain(error) + ".", ERROR)
     except BoothError as error:
         return refused(error, "PIN not changed")
-
-
-def plain(error: BadInput) -> str:
-    """A BadInput's sentence without the name of its field in front."""
-    text = error.message.removeprefix(f"{error.field}: ").strip()
-    return text[:1].upper() + text[1:]

@@ -504,6 +504,7 @@ SCHEMAS: dict[str, Schema] = {
             "amount": req(cents()),
             "reason": req(REASON),
             "by": req(NAME),
+            "asked_by": opt(NAME),  # the seller who asked the manager (`by`) to approve it
         }
     ),
     "PurchaseBlocked": Schema(

@@ -362,11 +362,23 @@ class SaleVoid:
     qty: int
     amount: int = field(metadata=CENTS)
     event: str = ""
+    by: str = ""  # the manager who voided it (or approved it)
+    asked_by: str | None = None  # the seller who asked a manager to approve it, if one did
 
 
-def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -> SaleVoid:
-    """A sale rung in error is voided by a manager: the tickets go back, the money comes off."""
+def void_sale(
+    st: Station,
+    receipt: int,
+    *,
+    reason: str,
+    operator: str | None,
+    asked_by: str | None = None,
+) -> SaleVoid:
+    """A sale rung in error is voided by a manager: the tickets go back, the money comes off.
+    `asked_by`: the seller signed on at the booth who asked the manager (`operator`) to approve
+    it there; both go on the record."""
     by = st.operator(operator, "manager")
+    asker = st.operator(asked_by) if asked_by is not None else None
     if not reason.strip():
         raise BadInput("reason", "say why the sale is voided")
     with st.ledger.transaction():
@@ -385,9 +397,18 @@ def void_sale(st: Station, receipt: int, *, reason: str, operator: str | None) -
                 "amount": row[2],
                 "reason": reason.strip(),
                 "by": by.badge,
+                **({"asked_by": asker.badge} if asker is not None else {}),
             },
         )
-    return SaleVoid(receipt, row[0], row[1], row[2], f"{event.origin}:{event.seq}")
+    return SaleVoid(
+        receipt,
+        row[0],
+        row[1],
+        row[2],
+        f"{event.origin}:{event.seq}",
+        by.badge,
+        asker.badge if asker is not None else None,
+    )
 
 
 def check_ticket(st: Station, code_text: str, *, tier: str | None = None) -> dict[str, Any]:
