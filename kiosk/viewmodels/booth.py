@@ -495,6 +495,7 @@ class DevicesVM:
     total: int
     rented: tuple[str, ...]
     session_open: bool
+    collect_at: str = devices_rental.PICKUP_DEFAULT  # where rented devices are handed out
 
 
 def devices_screen(st: Station) -> DevicesVM:
@@ -510,6 +511,7 @@ def devices_screen(st: Station) -> DevicesVM:
         total=len(listed),
         rented=tuple(d["device"] for d in listed if d["state"] == "rented"),
         session_open=current_session.open_session_now(st) is not None,
+        collect_at=devices_rental.pickup_place(st),
     )
 
 
@@ -524,6 +526,7 @@ def rent(st: Station, package: PackageVM, buyer: str | None, operator: str | Non
             f"{result.faces} faces × {result.games} · {money(result.amount)}"
             f" · receipt #{result.receipt}",
             OK,
+            shout=f"Collect {result.device} {result.collect_at}",
             data=(("device", result.device), ("receipt", result.receipt)),
         )
 

@@ -104,6 +104,8 @@ class Identified:
     player: Player | None = None
     refusal: Refusal | None = None
     manager: KioskManagerVM | None = None
+    #: refused pull-tabs but free to rent a bingo device: the refusal offers it (Rent / Not now)
+    renter: Player | None = None
 
 
 def _kind(rule: str, headline: str, message: str) -> Refusal:
@@ -159,8 +161,10 @@ def identify(st: Station, code: str) -> Identified:
     report = eligibility.buyer_report(st, buyer)
     refused_d = [d for d in report["deals"] if not d["allowed"] and d["rule"] == "D"]
     if report["deals"] and len(refused_d) == len(report["deals"]):
-        bingo = " " + _("You may still rent a bingo device.") if report["bingo"]["allowed"] else ""
+        may_rent = bool(report["bingo"]["allowed"])
+        bingo = " " + _("You may still rent a bingo device.") if may_rent else ""
         return Identified(
+            renter=Player(buyer.code, buyer.initials) if may_rent else None,
             refusal=_kind(
                 "D",
                 _("You are working today"),
@@ -395,8 +399,20 @@ def rented(result: devices_rental.Rental) -> Outcome:
             receipt=result.receipt,
         ),
         OK,
+        shout=collect_text(result.device, result.collect_at),
         data=(("device", result.device), ("receipt", result.receipt)),
     )
+
+
+def pickup_text(place: str) -> str:
+    """Where the hall hands rented devices out, in the player's language when it is the
+    booth (a place the hall posted is shown as written)."""
+    return _("at the booth") if place == devices_rental.PICKUP_DEFAULT else place
+
+
+def collect_text(device: str, place: str) -> str:
+    """Which device, and where the hall hands it out (the booth unless it posted otherwise)."""
+    return _("Collect {device} {place}").format(device=device, place=pickup_text(place))
 
 
 def sold(result: sales.Sale | sales.NothingDispensed) -> Outcome:

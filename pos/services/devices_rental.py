@@ -21,10 +21,26 @@ from pos.services.inputs import checked_input
 from pos.services.money_path import session_for_money
 from pos.services.numbering import next_receipt_number
 from pos.services.players import Buyer, resolve_buyer
-from pos.services.settings import rulebook_settings
+from pos.services.settings import posted_house_rules, rulebook_settings
 from pos.services.station import Station
 
 MAX_GAMES = 100
+
+#: Where rented devices are handed out, as players are told when they rent one: the hall posts
+#: it as its house rule "device-pickup" (`booth house-rule post device-pickup --text "at the
+#: device table by the stage"`), a place a sentence ends with; a hall that never posted it (and
+#: every ledger from before) hands them out at the booth.
+PICKUP_RULE = "device-pickup"
+PICKUP_DEFAULT = "at the booth"
+
+
+def pickup_place(st: Station) -> str:
+    """Where this hall hands rented devices out: its posted "device-pickup" rule, else the
+    booth."""
+    for rule in posted_house_rules(st):
+        if rule["key"] == PICKUP_RULE and str(rule["text"]).strip():
+            return str(rule["text"]).strip().rstrip(".")
+    return PICKUP_DEFAULT
 
 
 def _device_id(text: str) -> str:
@@ -131,6 +147,7 @@ class Rental:
     amount: int = field(metadata=CENTS)
     first_face: int = 0
     event: str = ""
+    collect_at: str = PICKUP_DEFAULT  # where the renter collects it (pickup_place)
 
 
 def rent(
@@ -185,7 +202,16 @@ def rent(
                 )
             body["paid_credit"] = price
         event = st.append("DeviceRented", body)
-    return Rental(device, number, count, rounds, price, first_face, f"{event.origin}:{event.seq}")
+    return Rental(
+        device,
+        number,
+        count,
+        rounds,
+        price,
+        first_face,
+        f"{event.origin}:{event.seq}",
+        pickup_place(st),
+    )
 
 
 def _on_premises(st: Station) -> None:

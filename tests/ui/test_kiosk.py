@@ -41,7 +41,7 @@ def test_idle_refusals_games_buy_rent_check(demo_hall: Path, open_front: Any) ->
     assert ui.find("refusal-headline").text == "You are working today"
     assert "rule D" not in ui.text() and "Rule D" not in ui.text()
     ui.shot("kiosk-refused-worker", both=False)
-    ui.tap("refusal-ok")
+    ui.tap("refusal-not-now")  # they may still rent a device: offered, declined
     # a card nobody knows
     ui.scan("C-9999")
     assert ui.find("refusal-headline").text == "We could not read that card"

@@ -1,5 +1,6 @@
-"""Electronic bingo devices at the booth: rent (first come, first served), take back, exchange
-a defective one with a disinterested witness (E.2)."""
+"""Electronic bingo devices at the booth: rent (first come, first served; the outcome says which
+device and where it is collected, the hall's "device-pickup" place), take back, exchange a
+defective one with a disinterested witness (E.2)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ class DevicesScreen(RoleScreen):
         self.free = Text(size=t.LARGE, bold=True, size_hint_y=None, one_line=True)
         fixed(self.free, 32)
         self.player = Field("Player card or ID (optional)", ident="rent-buyer")
+        self.collect = Text(size=t.SMALL, colour=common.MUTED, fit=True, ident="collect-at")
         self.packages = ListBox(ident="packages")
-        for widget in (self.free, self.player, self.packages):
+        for widget in (self.free, self.player, self.collect, self.packages):
             rent.add_widget(widget)
         other = Panel(orientation="vertical", size_hint_x=0.5)
         self.device = Field("Device (e.g. D-03)", ident="device")
@@ -60,8 +62,10 @@ class DevicesScreen(RoleScreen):
         columns.add_widget(rent)
         columns.add_widget(other)
         self.body.add_widget(columns)
-        self.outcome = OutcomeView(headline=t.TITLE, shout=t.LARGE, ident="device-outcome")
-        self.outcome.size_hint_y = 0.35
+        self.outcome = OutcomeView(
+            headline=t.LARGE, shout=t.LARGE, detail=t.SMALL, ident="device-outcome"
+        )
+        fixed(self.outcome, 118)  # which device, where to collect it, what it cost
         self.body.add_widget(self.outcome)
 
     def _rescale(self, *_: object) -> None:
@@ -83,6 +87,7 @@ class DevicesScreen(RoleScreen):
 
     def render(self, vm: booth.DevicesVM) -> None:
         self.free.text = vm.free_text
+        self.collect.text = f"Rented devices are collected {vm.collect_at}"
         buttons = [
             TouchButton(
                 f"Rent {p.text}",

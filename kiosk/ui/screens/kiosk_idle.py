@@ -112,6 +112,8 @@ class IdleScreen(RoleScreen):
             self.front.go("games", vm=games)
         elif result.refusal is not None:
             self.front.refuse(result.refusal)
+            if result.renter is not None:  # pull-tabs refused, a bingo device still offered
+                self.front.screens.get_screen("refusal").offer_rental(result.renter)
 
 
 def set_language(front: object, code: str) -> None:

@@ -156,7 +156,9 @@ class RentScreen(RoleScreen):
             size=t.TITLE, bold=True, one_line=True, size_hint_y=0.2, ident="kiosk-free-devices"
         )
         self.packages = ListBox(ident="kiosk-packages")
+        self.collect = Text(size=t.LARGE, halign="center", fit=True, ident="kiosk-collect-at")
         self.body.add_widget(self.free)
+        self.body.add_widget(self.collect)
         self.body.add_widget(self.packages)
         self.body.add_widget(back_row(self))
 
@@ -165,6 +167,9 @@ class RentScreen(RoleScreen):
 
     def render(self, vm: booth.DevicesVM) -> None:
         self.free.text = vm_kiosk.devices_free_text(vm.free, vm.total)
+        self.collect.text = i18n._("Pay here, then collect your device {place}").format(
+            place=vm_kiosk.pickup_text(vm.collect_at)
+        )
         buttons: list[object] = [
             TouchButton(
                 vm_kiosk.rent_label(p) + f" ({p.faces} × {p.games})",
