@@ -7,16 +7,54 @@ module level: `booth run` imports this to decide whether there is a display at a
   touch screen named by BOOTH_TOUCH (e.g. `mtdev:/dev/input/event3`), if any.
 - Headless (no display, tests, `booth run --headless`): SDL's offscreen video driver renders
   through Mesa's EGL, no X server needed.
+- The clipboard is SDL's own. Kivy would also look for an X "cut buffer" (the middle-click
+  selection) by running `xclip` and `xsel`, which a hall's station does not have and a touch
+  screen has no use for: each miss put a traceback in the log, and finding neither a CRITICAL
+  line. The cut buffer is turned off, and that one line, which then only says so, is left out
+  of the log, as are the names of the clipboard tools not tried (`QuietClipboard`); every
+  other line, a real fault's, is logged as before.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 BASE_SIZE = (800, 480)
 TOUCH_VARIABLE = "BOOTH_TOUCH"
+CLIPBOARD_PROVIDERS = ("sdl2", "dummy")  # SDL's clipboard; no probing for X tools
+#: Kivy's one line when no cut buffer provider is allowed (kivy.core.core_select_lib)
+NO_CUT_BUFFER = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+#: Kivy's line naming the clipboard chosen, and after it those not tried: "sdl2([...] ignored)"
+CLIPBOARD_CHOSEN = "Clipboard: Provider: "
+
+
+class QuietClipboard(logging.Filter):
+    """Kivy's log without what Booth's clipboard setting makes noise of: the CRITICAL line
+    saying no cut buffer was found (turned off on purpose: no fault, nothing to act on), and
+    the list of clipboard tools not tried after the one chosen. Nothing else is touched."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg if isinstance(record.msg, str) else ""
+        if record.levelno >= logging.CRITICAL and message.startswith(NO_CUT_BUFFER):
+            return False
+        if record.levelno == logging.INFO and message.startswith(CLIPBOARD_CHOSEN):
+            record.msg = message.split("(", 1)[0]  # "Clipboard: Provider: sdl2"
+        return True
+
+
+def _quiet_clipboard() -> None:
+    """SDL's clipboard only, and no cut buffer (see the module's note). Kivy reads its options
+    when the clipboard is first used (a text field), so this holds if kivy was imported before."""
+    import kivy
+    from kivy.logger import Logger
+
+    kivy.kivy_options["clipboard"] = CLIPBOARD_PROVIDERS
+    kivy.kivy_options["cutbuffer"] = ()  # kivy.core.clipboard: every provider "ignored by config"
+    if not any(isinstance(f, QuietClipboard) for f in Logger.filters):
+        Logger.addFilter(QuietClipboard())
 
 
 def display_available(environ: Mapping[str, str] | None = None) -> bool:
@@ -47,6 +85,7 @@ def prepare(
         os.environ.setdefault("KIVY_WINDOW", "sdl2")
     from kivy.config import Config
 
+    _quiet_clipboard()
     for option in list(Config.options("input")):
         Config.remove_option("input", option)
     Config.set("input", "mouse", "mouse,disable_multitouch")
