@@ -338,9 +338,7 @@ def _row(line: bingo_program.GameLine, game: Game) -> GameRowVM:
 def program_screen(st: Station) -> ProgramVM:
     found = bingo_program.program_in_effect(st)
     if found is None:
-        return ProgramVM(
-            None, "No game program yet: load one from its file (JSON or TOML)", "", (), ""
-        )
+        return ProgramVM(None, "No game program yet: load its file from a USB stick", "", (), "")
     shown = bingo_program.show_program(st)
     products = " · ".join(
         f"{p.kind} {p.name}" + (f" ${p.price}" if p.price else "") for p in shown.products
@@ -363,7 +361,7 @@ def load_program(st: Station, path: str, operator: str) -> Outcome:
         from pathlib import Path
 
         if not path.strip():
-            raise BadInput("program", "enter the program file's path")
+            raise BadInput("program", "tap the program file on the USB stick first")
         program = bingo_program.read_program_file(Path(path.strip()))
         shown = bingo_program.create_program(st, program, operator=operator)
         return Outcome(

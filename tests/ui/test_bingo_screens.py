@@ -147,12 +147,13 @@ def test_the_booth_sells_packs_paper_and_raffle_tickets_and_pays_prizes(
 @pytest.mark.slow
 def test_the_manager_edits_the_program(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     ui = open_front(demo_hall / "manager")
+    ui.front.media_roots = lambda: [tmp_path]  # the program's file on a USB stick
+    path = tmp_path / "program.json"
+    path.write_text(json.dumps({**PROGRAM, "products": []}))
     ui.type("login-entry", "M100", enter=True)
     ui.tap("tab-program")
     assert "No game program yet" in ui.text()
-    path = tmp_path / "program.json"
-    path.write_text(json.dumps({**PROGRAM, "products": []}))
-    ui.type("program-path", str(path))
+    ui.tap("usb-program-0")
     ui.tap("program-load")
     assert ui.find("program-headline").text == "PROGRAM Saturday Night v1"
     assert ui.find("program-heading").text.startswith("Saturday Night · version 1 by M100")

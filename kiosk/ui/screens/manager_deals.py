@@ -4,7 +4,7 @@ tickets are left, a note of the efforts made to sell them (C4's diligent efforts
 
 from __future__ import annotations
 
-from kiosk import usb
+from kiosk import stick_files
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.theme import theme
@@ -50,7 +50,8 @@ class DealsScreen(RoleScreen):
         super().on_pre_enter()
 
     def _look(self) -> None:
-        self.sticks.show(usb.find("flare", self.front.media_roots()))
+        # a bingo program file on the stick is no deal: only flares are offered (by content)
+        self.sticks.show(stick_files.find(stick_files.FLARE, self.front.media_roots()))
 
     def _picked(self, path: str) -> None:
         self.flare.text = path

@@ -1,16 +1,30 @@
-"""The game program at the manager station (issue #18): load a program from its file, see the
-version in effect (its games in order, their patterns, paper and prizes, the products on sale),
-change a game's price or prize, or the house rules: each change is a new version, checked
-against the prize limits (LIMIT, G4, I7) like the first."""
+"""The game program at the manager station (issue #18): load a program from its file on a USB
+stick (the program files found there, told apart from deals' flares by what is in them: tap
+one, then Load), see the version in effect (its games in order, their patterns, paper and
+prizes, the products on sale), change a game's price or prize, or the house rules: each change
+is a new version, checked against the prize limits (LIMIT, G4, I7) like the first."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from kivy.uix.widget import Widget
 
+from kiosk import stick_files
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.theme import theme
-from kiosk.ui.widgets import Field, ListBox, OutcomeBanner, Panel, Row, Text, TouchButton, fixed
+from kiosk.ui.widgets import (
+    Field,
+    ListBox,
+    MediaPicker,
+    OutcomeBanner,
+    Panel,
+    Row,
+    Text,
+    TouchButton,
+    fixed,
+)
 from kiosk.viewmodels import bingo, common
 from pos.services.station import Station
 
@@ -19,8 +33,16 @@ class ProgramScreen(RoleScreen):
     screen_name = "program"
 
     def build(self) -> None:
+        self.picked = ""  # the program file tapped on the stick, until Load takes it
+        self.sticks = MediaPicker("program", self._picked, self._look, ident="usb-program")
+        self.body.add_widget(self.sticks)
         top = Row()
-        self.path = Field("Program file to load (JSON or TOML)", ident="program-path")
+        self.chosen = Text(
+            "Tap a program file on the USB stick, then Load",
+            size=t.SMALL,
+            colour=common.MUTED,
+            ident="program-chosen",
+        )
         load = TouchButton("Load", on_press=self._load, colour=common.OK, ident="program-load")
         load.size_hint_x = 0.25
         # the raffles on the program: their drawing (stubs, numbers, claims) on its own screen
@@ -32,7 +54,7 @@ class ProgramScreen(RoleScreen):
             ident="open-raffle-drawing",
         )
         drawing.size_hint_x = 0.4
-        top.add_widget(self.path)
+        top.add_widget(self.chosen)
         top.add_widget(load)
         top.add_widget(drawing)
         self.body.add_widget(top)
@@ -45,6 +67,22 @@ class ProgramScreen(RoleScreen):
         self.rows = ListBox(ident="program-games")
         self.body.add_widget(self.rows)
         self.banner.clear("The game program in effect")
+
+    def on_pre_enter(self, *_: object) -> None:
+        self._look()
+        super().on_pre_enter()
+
+    def _look(self) -> None:
+        self.sticks.show(stick_files.find(stick_files.PROGRAM, self.front.media_roots()))
+        if self.picked and self.picked not in {str(f.path) for f in self.sticks.found}:
+            self._picked("")
+
+    def _picked(self, path: str) -> None:
+        self.picked = path
+        self.chosen.text = (
+            f"Load {Path(path).name}?" if path else "Tap a program file on the USB stick, then Load"
+        )
+        self.chosen.set_colour(common.TEXT if path else common.MUTED)
 
     def load(self, st: Station) -> bingo.ProgramVM:
         return bingo.program_screen(st)
@@ -105,7 +143,17 @@ class ProgramScreen(RoleScreen):
         return _fitted(panel, [shown, edits])
 
     def _load(self) -> None:
-        path, badge = self.path.text, self.operator
+        if not self.picked:
+            self.show(
+                common.Outcome(
+                    False,
+                    "Tap a program file first",
+                    "The program files on the USB stick are above: tap one, then Load.",
+                    common.WARN,
+                )
+            )
+            return
+        path, badge = self.picked, self.operator
         self.front.call(lambda st: bingo.load_program(st, path, badge), self._done)
 
     def _save(
@@ -123,6 +171,9 @@ class ProgramScreen(RoleScreen):
 
     def _done(self, outcome: common.Outcome) -> None:
         self.show(outcome)
+        if outcome.ok and outcome.headline.startswith("PROGRAM"):
+            self._picked("")
+            self._look()
         self.refresh()
 
     def show(self, outcome: common.Outcome) -> None:
