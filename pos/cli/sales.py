@@ -159,7 +159,11 @@ def _dispenser(st: Station) -> Dispenser | None:
 @buyer_options
 @click.option("--price", help="The price rung (event games: must be the flare's).")
 @click.option("--for", "on_behalf_of", help="The person the buyer says the tickets are for.")
-@click.option("--voucher", help="Kiosks: pay with a voucher's QR code; change comes as a voucher.")
+@click.option(
+    "--voucher",
+    help="Kiosks: pay with a voucher's QR code, or the short code printed under it; change "
+    "comes as a voucher.",
+)
 @operator_option
 @json_option
 @click.pass_context
