@@ -227,7 +227,8 @@ def test_pair_by_qr_sign_in_figures_equal_the_report_and_a_sale_shows_live(
             as_of = driver.execute_script(
                 "var s = document.querySelector('#status').getAttribute('data-as-of');"
                 "var d = new Date(s); return [d.getTime() / 1000, d.toLocaleTimeString([],"
-                " {hour: '2-digit', minute: '2-digit', second: '2-digit'})];"
+                " {hour: '2-digit', minute: '2-digit', second: '2-digit',"
+                " timeZone: 'America/New_York'})];"  # the hall's clock, not the phone's
             )
             assert sale_wall - 1 <= as_of[0] <= stopped + 1, (status, as_of, sale_wall, stopped)
             assert status == f"Not live: figures as of {as_of[1]}, reconnecting...", status
