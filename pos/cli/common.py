@@ -9,20 +9,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from pos.cli.adapters import load_receipt_printer
 from pos.domain.money import json_form
 from pos.errors import BoothError
 from pos.ledger import requests
-from pos.services import money_path, read_access, receipts
-from pos.services.devices import device_settings
-from pos.services.ports import ReceiptPrinter
-from pos.services.read_access import Reader
+from pos.services import money_path, receipts
 from pos.services.station import Station
 from pos.services.w2g import Winner
+
+if TYPE_CHECKING:  # imported where used: a write (`booth sell`) needs neither
+    from pos.services.ports import ReceiptPrinter
+    from pos.services.read_access import Reader
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -126,6 +126,8 @@ class CliState:
         if self.owner is not None:
             self.wrote = access is not Access.READ
             if access is Access.READ:
+                from pos.services import read_access  # a write needs none of it
+
                 self.reader = read_access.reader(
                     self.owner.station, self.badge, context.command_path
                 )
@@ -155,6 +157,8 @@ class CliState:
                     raise AlreadyAnswered(claim)
             self.wrote = not read
             if read:
+                from pos.services import read_access
+
                 self.reader = read_access.reader(st, self.badge, context.command_path)
             yield st
             if not read:
@@ -164,6 +168,9 @@ class CliState:
 
 
 def configured_printer(st: Station) -> ReceiptPrinter | None:
+    from pos.cli.adapters import load_receipt_printer
+    from pos.services.devices import device_settings
+
     settings = device_settings(st)
     spec = settings.get("printer")
     if not spec:

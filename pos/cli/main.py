@@ -6,41 +6,187 @@ import io
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
+from types import ModuleType
 
 import click
 
 from pos import __version__
-from pos.cli.backup import backup, restore
-from pos.cli.bingo import bingo, paper, program
-from pos.cli.books import bank, deposit, disbursement
 from pos.cli.capture import capturing
 from pos.cli.common import AlreadyAnswered, CliState
 from pos.cli.common_paths import default_hall_dir
-from pos.cli.deals import deal, house, rules
-from pos.cli.demo import demo
-from pos.cli.devices import device, rent
-from pos.cli.exceptions import exception
-from pos.cli.hall import init, join, station
-from pos.cli.ledger import rebuild, verify
-from pos.cli.raffle import raffle
-from pos.cli.receipts import printer, receipt, voucher
-from pos.cli.reports import drawer, export, report
+from pos.cli.lazy_group import LazyGroup
 from pos.cli.request_ids import BadRequestId, new_request_id, split_request_id
-from pos.cli.roster import check_buyer, roster
-from pos.cli.run import run
-from pos.cli.sales import acceptor, dispenser, player, sell, session
-from pos.cli.scanning import scan, scan_code, scanner
-from pos.cli.staff import staff
-from pos.cli.winners import check, punch, redeem, seal, void
 from pos.errors import BadInput, BoothError, RuleRefused, StorageFailure, elide_long_values
 from pos.ledger import requests
 from pos.ledger.store import ledger_error
 from pos.services.station import LEDGER_FILE
 
+# Each command, and a function importing the module it lives in: imported when it is named
+# (pos.cli.lazy_group), so a command line imports its own command's modules only. Commands of
+# other layers (sync, front ends) come by the `booth.commands` entry point (pos.plugins), read
+# only when a name is not one of these.
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+def _hall() -> ModuleType:
+    from pos.cli import hall
+
+    return hall
+
+
+def _staff() -> ModuleType:
+    from pos.cli import staff
+
+    return staff
+
+
+def _ledger() -> ModuleType:
+    from pos.cli import ledger
+
+    return ledger
+
+
+def _demo() -> ModuleType:
+    from pos.cli import demo
+
+    return demo
+
+
+def _deals() -> ModuleType:
+    from pos.cli import deals
+
+    return deals
+
+
+def _sales() -> ModuleType:
+    from pos.cli import sales
+
+    return sales
+
+
+def _winners() -> ModuleType:
+    from pos.cli import winners
+
+    return winners
+
+
+def _scanning() -> ModuleType:
+    from pos.cli import scanning
+
+    return scanning
+
+
+def _exceptions() -> ModuleType:
+    from pos.cli import exceptions
+
+    return exceptions
+
+
+def _roster() -> ModuleType:
+    from pos.cli import roster
+
+    return roster
+
+
+def _devices() -> ModuleType:
+    from pos.cli import devices
+
+    return devices
+
+
+def _reports() -> ModuleType:
+    from pos.cli import reports
+
+    return reports
+
+
+def _receipts() -> ModuleType:
+    from pos.cli import receipts
+
+    return receipts
+
+
+def _backup() -> ModuleType:
+    from pos.cli import backup
+
+    return backup
+
+
+def _run() -> ModuleType:
+    from pos.cli import run
+
+    return run
+
+
+def _raffle() -> ModuleType:
+    from pos.cli import raffle
+
+    return raffle
+
+
+def _bingo() -> ModuleType:
+    from pos.cli import bingo
+
+    return bingo
+
+
+def _books() -> ModuleType:
+    from pos.cli import books
+
+    return books
+
+
+COMMANDS: dict[str, Callable[[], ModuleType]] = {
+    "init": _hall,
+    "join": _hall,
+    "station": _hall,
+    "staff": _staff,
+    "verify": _ledger,
+    "rebuild": _ledger,
+    "demo": _demo,
+    "deal": _deals,
+    "house": _deals,
+    "rules": _deals,
+    "session": _sales,
+    "sell": _sales,
+    "player": _sales,
+    "dispenser": _sales,
+    "acceptor": _sales,
+    "redeem": _winners,
+    "punch": _winners,
+    "void": _winners,
+    "check": _winners,
+    "seal": _winners,
+    "scan": _scanning,
+    "scan-code": _scanning,
+    "scanner": _scanning,
+    "exception": _exceptions,
+    "roster": _roster,
+    "check-buyer": _roster,
+    "device": _devices,
+    "rent": _devices,
+    "report": _reports,
+    "export": _reports,
+    "drawer": _reports,
+    "receipt": _receipts,
+    "printer": _receipts,
+    "voucher": _receipts,
+    "backup": _backup,
+    "restore": _backup,
+    "run": _run,
+    "raffle": _raffle,
+    "program": _bingo,
+    "paper": _bingo,
+    "bingo": _bingo,
+    "deposit": _books,
+    "disbursement": _books,
+    "bank": _books,
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="booth")
 @click.option(
     "--hall",
@@ -59,33 +205,6 @@ def cli(ctx: click.Context, hall: Path | None) -> None:
     cli_state = ctx.ensure_object(CliState)
     if cli_state.owner is None:  # inside the owner, the station is the owner's
         cli_state.hall = hall or default_hall_dir()
-
-
-COMMANDS = [
-    init, join, station, staff, verify, rebuild, demo,
-    deal, house, rules, session, sell, player, dispenser, acceptor,
-    redeem, punch, void, check, seal, scan, scan_code, scanner, exception,
-    roster, check_buyer, device, rent, report, export, drawer,
-    receipt, printer, voucher, backup, restore, run,
-    raffle,
-    program, paper, bingo,
-    deposit, disbursement, bank,
-]  # fmt: skip
-for command in COMMANDS:
-    cli.add_command(command)
-
-
-def _plugin_commands() -> None:
-    """Commands of other layers (sync, front ends), found by entry point so that the core never
-    imports them; each plugin module keeps its heavy imports inside its commands."""
-    from pos import plugins
-
-    for _name, commands in plugins.load_all("booth.commands"):
-        for command in commands:
-            cli.add_command(command)
-
-
-_plugin_commands()
 
 
 def report_error(error: BoothError, as_json: bool) -> int:

@@ -6,7 +6,6 @@ from dataclasses import asdict
 
 import click
 
-from pos.cli.adapters import load_adapter
 from pos.cli.common import buyer_options, emit, json_option, operator_option, state
 from pos.domain.money import format_amount
 from pos.errors import BadInput
@@ -148,6 +147,8 @@ def session_reopen(ctx: click.Context, manager: str, reason: str) -> None:
 def _dispenser(st: Station) -> Dispenser | None:
     if st.config.role != "kiosk":
         return None
+    from pos.cli.adapters import load_adapter  # reads the installed plugins: kiosks only
+
     spec = devices.device_settings(st).get("dispenser", "sim")
     dispenser: Dispenser = load_adapter("booth.dispensers", spec, st.directory)
     return dispenser
@@ -270,6 +271,8 @@ def dispenser() -> None:
 @click.pass_context
 def dispenser_set(ctx: click.Context, spec: str, operator: str | None) -> None:
     """Choose the dispenser adapter, e.g. sim or sim:capacity=40,jam-every=7."""
+    from pos.cli.adapters import load_adapter
+
     with state(ctx).open_station() as st:
         load_adapter("booth.dispensers", spec, st.directory)
         result = devices.set_device(st, "dispenser", spec, operator=operator)
@@ -294,6 +297,8 @@ def acceptor_set(ctx: click.Context, spec: str, operator: str | None) -> None:
     """Choose the bill acceptor: sim, sim:fail=jam, ssp:/dev/ttyACM0[@BAUD][#ID] (ITL),
     id003:/dev/ttyUSB0[@BAUD] (JCM), ebds:/dev/ttyUSB0[@BAUD] (MEI/CPI), or none (vouchers
     only)."""
+    from pos.cli.adapters import load_adapter
+
     with state(ctx).open_station() as st:
         if spec.strip().lower() != NO_ACCEPTOR:
             try:  # the setting names a kind that exists, with options it understands
