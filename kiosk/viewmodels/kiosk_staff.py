@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from kiosk.local import LocalSettings
 from kiosk.runtime import DeviceState
 from kiosk.viewmodels.booth import login, session_text
-from kiosk.viewmodels.common import INFO, OK, Outcome, Refusal, attempt
+from kiosk.viewmodels.common import INFO, OK, Outcome, Refusal, attempt, money
 from pos.domain.exception_words import kind_words
 from pos.domain.money import format_amount
 from pos.services import kiosk_calls, signon
@@ -63,6 +63,11 @@ class CallVM:
     when: str  # hall time
     amount: str  # "$5.00", or "" when the call concerns no amount on record
     amount_cents: int | None
+    pay_out: bool = False  # credit owed to a player: paid out (a voucher) to clear it
+
+    @property
+    def action(self) -> str:
+        return f"Pay out {self.amount}" if self.pay_out else "Clear"
 
     @property
     def ident(self) -> str:
@@ -119,7 +124,16 @@ def call_vm(call: kiosk_calls.KioskCall, now: datetime) -> CallVM:
         )
         todo = todo[:1].upper() + todo[1:]
     amount = "" if call.amount is None else "$" + format_amount(call.amount)
-    return CallVM(call.origin, call.seq, what, todo, hall_clock(call.at, now), amount, call.amount)
+    return CallVM(
+        call.origin,
+        call.seq,
+        what,
+        todo,
+        hall_clock(call.at, now),
+        amount,
+        call.amount,
+        pay_out=call.pay_out is not None,
+    )
 
 
 def staff_screen(st: Station, badge: str, name: str) -> StaffVM:
@@ -155,13 +169,24 @@ def enter(st: Station, badge: str, local: LocalSettings, pin: str | None = None)
 
 
 def clear(st: Station, badge: str, name: str, call: CallVM) -> tuple[Outcome, StaffVM]:
-    """Staff cleared `call`: on the record with their badge; the screen shows what is left."""
+    """Staff cleared `call` (a player's credit it is about paid out as a voucher first): on the
+    record with their badge; the screen shows what is left."""
 
     def run() -> Outcome:
         kiosk_calls.clear_call(st, call.origin, call.seq, operator=badge)
         return Outcome(True, "CLEARED", f"{call.what}: cleared by {name}.", OK)
 
-    outcome = attempt(run, "Cannot clear it")
+    def paid() -> Outcome:
+        voucher = kiosk_calls.pay_out_and_clear(st, call.origin, call.seq, operator=badge)
+        return Outcome(
+            True,
+            "PAID OUT",
+            f"Voucher #{voucher.voucher} for {money(voucher.amount)} is printing: give it to "
+            f"the player. Cleared by {name}.",
+            OK,
+        )
+
+    outcome = attempt(paid if call.pay_out else run, "Cannot clear it")
     return outcome, staff_screen(st, badge, name)
 
 

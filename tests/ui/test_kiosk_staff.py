@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from pos.services import devices, signon
+from pos.services import devices, kiosk_cash, signon
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.ui.driver import Driver
+from tests.ui.test_kiosk import Seconds
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
 
@@ -180,3 +181,40 @@ def test_a_badge_without_a_pin_is_refused_when_the_house_asks_for_one(
     ui.shot("kiosk-staff-refused")
     ui.tap("kiosk-staff-cancel")
     assert ui.screen == "idle"
+
+
+def test_credit_a_player_walked_away_from_is_paid_out_from_the_staff_screen(
+    demo_hall: Path, open_front: Any
+) -> None:
+    """Credit kept for a player who walked away is owed: its call says how much, and staff pay
+    it out there (a voucher prints), which clears the call; it is not cleared without paying."""
+    ui = open_front(demo_hall / "kiosk-1", idle_timeout=60)
+    clock = Seconds()
+    ui.front.idle_watch.clock = clock
+    ui.front.idle_watch.timer.touch(clock())
+    ui.scan("C-1002")
+    ui.tap("buy-A100003-2")
+    _feed(ui, 500)
+    assert ui.find("result-headline").text == "Take your 2 tickets from the tray"
+    clock.now += 61  # the player walked away: $3.00 kept for them, nothing printed
+    ui.until(lambda: ui.screen == "idle")
+    ui.settle()
+    ui.scan("M100")
+    [seq] = _call_seqs(ui, "kiosk-credit-left")
+    what = ui.find(f"call-kiosk-1-{seq}-what").text
+    assert what == "7:05 PM · A player left credit on the kiosk · $3.00", what
+    assert f"clear-kiosk-1-{seq}" not in ui.idents()  # owed money is paid, not just cleared
+    assert ui.find(f"payout-kiosk-1-{seq}").text == "Pay out $3.00"
+    ui.shot("kiosk-staff-credit-left")
+    before = len(ui.fake_printer.jobs)
+    ui.tap(f"payout-kiosk-1-{seq}")
+    assert ui.find("kiosk-close-headline").text == "PAID OUT"
+    assert "for $3.00 is printing" in ui.find("kiosk-close-detail").text
+    paper = b"".join(job.data for job in ui.fake_printer.jobs[before:])
+    assert b"VOUCHER" in paper.upper() and b"3.00" in paper
+    assert f"call-kiosk-1-{seq}-what" not in ui.idents()
+    assert ui.runtime.worker_call(kiosk_cash.credit_left_open) == []
+    assert _ledger(
+        ui, f"SELECT resolved_by FROM p_flags WHERE origin = 'kiosk-1' AND seq = {seq}"
+    ) == [("M100",)]
+    ui.shot("kiosk-staff-paid-out", both=False)

@@ -219,11 +219,11 @@ class KioskStaffScreen(RoleScreen):
         words.add_widget(heading)
         words.add_widget(todo)
         clear = TouchButton(
-            "Clear",
+            call.action,
             on_press=partial(self._clear, call),
-            colour=common.OK,
+            colour=common.WARN if call.pay_out else common.OK,
             size=t.BODY,
-            ident=f"clear-{call.ident}",
+            ident=f"{'payout' if call.pay_out else 'clear'}-{call.ident}",
         )
         clear.size_hint_x = 0.28
         panel.add_widget(words)
@@ -242,7 +242,9 @@ class KioskStaffScreen(RoleScreen):
         badge, name = self.badge, self.name_
         if not badge:
             return
-        self.front.call(lambda st: vm_staff.clear(st, badge, name, call), self._cleared)
+        self.front.call(
+            lambda st: vm_staff.clear(st, badge, name, call), self._cleared, prints=call.pay_out
+        )
 
     def _cleared(self, answer: tuple[common.Outcome, vm_staff.StaffVM]) -> None:
         outcome, vm = answer
