@@ -22,8 +22,9 @@ from kiosk.viewmodels.common import (
     refusal,
     refused,
 )
+from pos.domain import signon as signon_words
 from pos.domain.money import format_money
-from pos.errors import BadInput, BoothError
+from pos.errors import BadInput, BoothError, NotPermitted
 from pos.services import (
     current_session,
     deals,
@@ -83,13 +84,17 @@ def login(
     answer = signon.sign_on(st, badge or text, pin, *roles)
     person = answer.person
     if answer.needs_pin and person is not None:
-        why = refusal(answer.error, "Wrong PIN") if answer.error else None
+        why = None
+        if answer.error is not None:
+            why = Refusal(
+                "Wrong PIN", "That PIN is not right. Enter it again, or tap Not you? to start over."
+            )
         return LoginResult(
             False, person.badge, person.name, tuple(sorted(person.roles)), why, needs_pin=True
         )
     if answer.error is not None or person is None:
         error = answer.error or BadInput("badge", "not signed on")
-        return LoginResult(False, refusal=refusal(error, "Cannot log in"))
+        return LoginResult(False, refusal=_not_signed_on(st, badge or text, roles, error))
     return LoginResult(
         True,
         person.badge,
@@ -97,6 +102,30 @@ def login(
         tuple(sorted(person.roles)),
         lock_seconds=house.lock_seconds,
     )
+
+
+def _not_signed_on(st: Station, entry: str, roles: tuple[str, ...], error: BoothError) -> Refusal:
+    """Why a badge (or a PIN alone) did not sign on, in plain words (pos.domain.signon), not
+    the rule's code: not on the staff, a role this station does not open for, no PIN yet."""
+    person = st.staff(entry.strip())
+    said: signon_words.Refused | None = None
+    if person is None and isinstance(error, NotPermitted):
+        if entry.strip().isdigit():
+            said = signon_words.Refused(
+                "Not known",
+                "No badge or PIN here matches that. Enter it again, or scan your badge.",
+            )
+        else:
+            said = signon_words.not_on_staff(entry)
+    elif person is not None and isinstance(error, NotPermitted):
+        said = signon_words.wrong_station(
+            person.name, person.badge, tuple(sorted(person.roles)), roles
+        )
+    elif person is not None and isinstance(error, BadInput) and error.field == "pin":
+        said = signon_words.no_pin_yet(person.name, person.badge)
+    if said is None:
+        return refusal(error, "Cannot log in")
+    return Refusal(said.headline, said.message)
 
 
 # -- bins ---------------------------------------------------------------------------------------

@@ -81,6 +81,67 @@ class LockTimer:
         return self.seconds is not None and now - self.last >= self.seconds
 
 
+@dataclass(frozen=True)
+class Refused:
+    """Why a badge did not sign on, in plain words for the person at the screen, and what to
+    do. Rule ROLE says who may: each worker signs on with their own badge (the regulation's
+    unique operator IDs, 11VAC20-20-90), and a station opens only for the roles its work needs
+    (a booth: a seller, redeemer or manager; the manager's station: a manager)."""
+
+    headline: str
+    message: str
+
+
+ROLE_NAMES = {
+    "seller": "a seller",
+    "redeemer": "a redeemer",
+    "manager": "a manager",
+    "inspector": "an inspector",
+}
+
+
+def _roles_said(roles: tuple[str, ...]) -> str:
+    said = [ROLE_NAMES.get(role, f"a {role}") for role in roles]
+    if len(said) <= 1:
+        return said[0] if said else "no role yet"
+    return ", ".join(said[:-1]) + " or " + said[-1]
+
+
+def not_on_staff(badge: str) -> Refused:
+    return Refused(
+        "Badge not known",
+        f"The badge {badge.strip()!r} is not on this hall's staff list, or no longer is. "
+        "Scan it again; if it still fails, a manager adds you to the staff list.",
+    )
+
+
+def wrong_station(
+    name: str, badge: str, roles: tuple[str, ...], station_roles: tuple[str, ...]
+) -> Refused:
+    """The person is on the staff but their role does not open this station."""
+    who = f"{name} ({badge})"
+    if station_roles == ("manager",):
+        return Refused(
+            "Managers only",
+            f"{who} is not a manager: only a manager's badge opens the manager's station. "
+            "Sign on at a booth, or ask a manager to sign on here.",
+        )
+    wanted = _roles_said(("seller", "redeemer", "manager"))
+    return Refused(
+        "Not for this station",
+        f"{who} is {_roles_said(roles)}: a booth opens for {wanted}. Ask a manager if your "
+        "role should change.",
+    )
+
+
+def no_pin_yet(name: str, badge: str) -> Refused:
+    return Refused(
+        "No PIN yet",
+        f"This hall signs on with badge and PIN, and {name} ({badge}) has no PIN yet: a "
+        f"manager sets one on the Roster tab (Set PIN), or with booth staff pin {badge}.",
+    )
+
+
 def unlocks(entry: str, signed_on: str) -> bool:
     """A badge tapped at a locked station unlocks it when it is the signed-on person's (the
     badge in any case)."""

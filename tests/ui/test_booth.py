@@ -32,9 +32,9 @@ def test_login_refusals_then_pin(demo_hall: Path, open_front: Any) -> None:
     ui.shot("booth-login")
     log_in(ui, "9999")  # a PIN nobody has: it is tried as a badge
     assert ui.screen == "login"
-    assert "not on this hall's staff" in ui.text() and "Rule ROLE" in ui.text()
+    assert "No badge or PIN here matches that" in ui.text() and "Rule ROLE" not in ui.text()
     ui.type("login-entry", "I300", enter=True)  # the inspector may not sell
-    assert "is not a seller or redeemer" in ui.text()
+    assert "is an inspector: a booth opens for a seller, a redeemer or a manager" in ui.text()
     ui.shot("booth-login-refused", both=False)
     log_in(ui)
     assert ui.screen == "sell"

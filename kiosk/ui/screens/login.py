@@ -35,15 +35,22 @@ class LoginScreen(RoleScreen):
         self.entry.password = True
         self.outcome = OutcomeView(headline=t.LARGE, shout=t.LARGE, ident="login-outcome")
         self.actions = Row()
-        self.actions.add_widget(
-            TouchButton(
-                "Change my PIN",
-                on_press=self._change_pin,
-                colour=common.PANEL_HI,
-                size=t.BODY,
-                ident="change-pin",
-            )
+        self.change_pin = TouchButton(
+            "Change my PIN",
+            on_press=self._change_pin,
+            colour=common.PANEL_HI,
+            size=t.BODY,
+            ident="change-pin",
         )
+        # after a badge scan: the wrong badge, or someone else's, is forgotten here
+        self.start_over = TouchButton(
+            "Not you? Start over",
+            on_press=self._start_over,
+            colour=common.WARN,
+            size=t.BODY,
+            ident="start-over",
+        )
+        self.actions.add_widget(self.change_pin)
         for widget in (self.heading, self.where, self.hint, self.entry, self.outcome):
             left.add_widget(widget)
         left.add_widget(self.actions)
@@ -58,12 +65,26 @@ class LoginScreen(RoleScreen):
         self.pending: LoginResult | None = None
 
     def on_pre_enter(self, *_: object) -> None:
+        self._forget()
+        super().on_pre_enter()
+
+    def _forget(self) -> None:
+        """Back to the badge prompt: the badge scanned (waiting for its PIN) forgotten."""
         self.entry.text = ""
         self.pending = None  # a badge waiting for its PIN
         self.hint.text = self.default_hint
         self.entry.hint_text = "Badge or PIN"
         self.outcome.clear("")
-        super().on_pre_enter()
+        self._show_start_over(False)
+
+    def _show_start_over(self, shown: bool) -> None:
+        if shown and self.start_over.parent is None:
+            self.actions.add_widget(self.start_over)
+        elif not shown and self.start_over.parent is not None:
+            self.actions.remove_widget(self.start_over)
+
+    def _start_over(self) -> None:
+        self._forget()
 
     default_hint = "Scan your badge, or type your badge or PIN and press Log in."
 
@@ -114,6 +135,7 @@ class LoginScreen(RoleScreen):
             self.pending = result
             self.hint.text = f"{result.name} ({result.badge}): enter your PIN, then Log in."
             self.entry.hint_text = "PIN"
+            self._show_start_over(True)
         if result.refusal is not None:
             refusal = result.refusal
             self.outcome.show(
