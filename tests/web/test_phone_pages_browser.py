@@ -82,6 +82,7 @@ def _check(driver: Any, name: str, shots: Path) -> str:
         assert scroll <= width, f"{name}: {scroll} px wide at {width}"
         for fits, scrolls, hinted in driver.execute_script(TABLES):
             assert fits or (scrolls and hinted), (name, width, fits, scrolls, hinted)
+            assert not (fits and hinted), (name, width, "a hint under a table that fits")
         if width == 360:
             full = int(driver.execute_script("return document.documentElement.scrollHeight"))
             size(driver, 360, max(800, full))
