@@ -112,3 +112,43 @@ def test_booth_help_still_lists_every_command() -> None:
     listed = done.stdout.split("Commands:")[1]
     for name in ("sell", "report", "bingo", "voucher", "check-buyer", "sync", "web"):
         assert f"\n  {name} " in listed, name
+
+
+_TREE = (
+    "import json, sys, click\n"
+    "from pos.cli.main import cli\n"
+    "def tree(command):\n"
+    "    if not isinstance(command, click.Group):\n"
+    "        return None\n"
+    "    ctx = click.Context(command)\n"
+    "    return {n: tree(command.get_command(ctx, n)) for n in command.list_commands(ctx)}\n"
+    "names = sys.argv[1:] or sorted(cli.commands)\n"
+    "print(json.dumps({n: tree(cli.get_command(click.Context(cli), n)) for n in names}))\n"
+)
+
+
+def _tree(names: list[str]) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _TREE, *names],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    tree: dict[str, object] = json.loads(done.stdout)
+    return tree
+
+
+def test_each_command_named_alone_has_every_subcommand() -> None:
+    """A module may add subcommands to another module's group (pos.cli.books adds `report
+    quarter`): naming one command in a fresh process must give it all of them."""
+    from pos.cli.main import COMMANDS
+
+    everything = _tree([])
+    by_loader: dict[object, list[str]] = {}
+    for name, loader in COMMANDS.items():
+        by_loader.setdefault(loader, []).append(name)
+    for names in by_loader.values():
+        alone = _tree(names)
+        assert alone == {name: everything[name] for name in names}, names

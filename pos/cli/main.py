@@ -97,7 +97,7 @@ def _devices() -> ModuleType:
 
 
 def _reports() -> ModuleType:
-    from pos.cli import reports
+    from pos.cli import books, reports  # noqa: F401  books adds to report and drawer
 
     return reports
 
