@@ -122,3 +122,43 @@ def test_a_seal_line_is_signed_by_the_scanned_hold_ticket_on_a_second_tap(
     ui.scan("C-1001")
     assert ui.find("seal-player").text == "C-1001"
     ui.shot("booth-seal-signed")
+
+
+def test_the_bingo_tab_says_plain_reasons_and_counts_by_touch(
+    demo_hall: Path, open_front: Any
+) -> None:
+    bingo_night(demo_hall)
+    ui = open_front(demo_hall / "booth-1")
+    _log_in(ui)
+    ui.tap("tab-bingo")
+    # quantities by touch: − and + keys, 48 px and more, no keyboard
+    assert ui.find("bingo-qty").text == "Qty 1"
+    assert ui.find("bingo-qty-minus").disabled  # not below 1
+    ui.tap("bingo-qty-plus")
+    ui.tap("bingo-qty-plus")
+    ui.tap("bingo-qty-minus")
+    assert ui.find("bingo-qty").text == "Qty 2"
+    for key in ("bingo-qty-minus", "bingo-qty-plus", "prize-winners-plus"):
+        assert min(ui.find(key).size) >= 48
+    ui.tap("sell-pack-Door")
+    assert ui.find("bingo-headline").text == "SOLD 2 × pack Door"
+    assert ui.find("bingo-qty").text == "Qty 1"  # back to one for the next buyer
+    ui.tap("game-1")
+    ui.tap("prize-winners-plus")
+    ui.tap("prize-winners-plus")
+    assert ui.find("prize-winners").text == "3 winners"
+    ui.type("prize-amount", "99.00")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "PAY $99.00"
+    assert "3 winners: $33.00, $33.00, $33.00" in ui.find("bingo-detail").text
+    assert ui.find("prize-winners").text == "1 winner"
+    # a refusal: the plain reason, without the law's citation
+    ui.tap("game-2")
+    ui.type("prize-amount", "500.00")
+    ui.tap("pay-prize")
+    assert ui.find("bingo-headline").text == "DO NOT PAY"
+    banner = ui.find("bingo-detail").text
+    assert "limit" in banner
+    for cited in ("Code of Virginia", "§", "VAC", "Rule LIMIT"):
+        assert cited not in banner, banner
+    ui.shot("booth-bingo-plain-refusal")

@@ -5,12 +5,14 @@ game won, the prize and the winners it is split between, PAY."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from kivy.uix.behaviors import ButtonBehavior
 
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
+from kiosk.ui.stepper import Stepper
 from kiosk.ui.theme import theme
 from kiosk.ui.widgets import (
     Box,
@@ -26,6 +28,8 @@ from kiosk.ui.widgets import (
 from kiosk.viewmodels import bingo, common
 from pos.services import money_path
 from pos.services.station import Station
+
+MAX_WINNERS = 20  # the most winners the + key splits one game's prize between
 
 
 class Card(ButtonBehavior, Panel):  # type: ignore[misc]
@@ -61,14 +65,14 @@ class BingoScreen(RoleScreen):
         self.sell_attempt = money_path.new_attempt()
         self.pay_attempt = money_path.new_attempt()
         self.banner = OutcomeBanner(ident="bingo")
-        fixed(self.banner, 92)  # a refusal's sentence and the rule it cites: four short lines
+        fixed(self.banner, 72)  # the outcome and its plain reason: three short lines
         self.body.add_widget(self.banner)
         columns = Box("horizontal")
         # selling: packs, paper, raffle tickets
         sell = Panel(orientation="vertical", size_hint_x=0.55)
         inputs = Row()
-        self.qty = Field("Qty 1", ident="bingo-qty", numeric=True, size_hint_x=0.3)
-        self.buyer = Field("Player card (optional)", ident="bingo-buyer", size_hint_x=0.7)
+        self.qty = Stepper(lambda n: f"Qty {n}", ident="bingo-qty", high=500, size_hint_x=0.45)
+        self.buyer = Field("Player card (optional)", ident="bingo-buyer", size_hint_x=0.55)
         inputs.add_widget(self.qty)
         inputs.add_widget(self.buyer)
         self.items = ListBox(ident="bingo-items")
@@ -89,8 +93,14 @@ class BingoScreen(RoleScreen):
         fixed(self.program, 22)
         self.games = ListBox(ident="prize-games")
         amounts = Row()
-        self.amount = Field("Prize $", ident="prize-amount", size_hint_x=0.6)
-        self.winners = Field("Winners 1", ident="prize-winners", numeric=True, size_hint_x=0.4)
+        self.amount = Field("Prize $", ident="prize-amount", size_hint_x=0.4)
+        self.winners = Stepper(
+            lambda n: f"{n} winner{'s' if n != 1 else ''}",
+            ident="prize-winners",
+            high=MAX_WINNERS,
+            size=t.SMALL,
+            size_hint_x=0.6,
+        )
         amounts.add_widget(self.amount)
         amounts.add_widget(self.winners)
         self.pay = TouchButton("PAY PRIZE", on_press=self._pay, colour=common.OK, ident="pay-prize")
@@ -170,7 +180,7 @@ class BingoScreen(RoleScreen):
         self._asking(False)
         self.chosen = game
         self.amount.text = game.prize
-        self.winners.text = ""
+        self.winners.reset()
         if self.vm is not None:
             self.render(self.vm)
 
@@ -186,7 +196,8 @@ class BingoScreen(RoleScreen):
         self.sell_attempt = money_path.new_attempt()
         self.show(outcome)
         if outcome.ok:
-            self.qty.text = self.buyer.text = ""
+            self.qty.reset()
+            self.buyer.text = ""
         self.refresh()
 
     def _pay(self) -> None:
@@ -208,8 +219,11 @@ class BingoScreen(RoleScreen):
         self._asking(bingo.needs_identity(outcome))
         if outcome.ok:
             self.chosen = None
-            self.amount.text = self.winners.text = ""
+            self.amount.text = ""
+            self.winners.reset()
         self.refresh()
 
     def show(self, outcome: common.Outcome) -> None:
-        self.banner.show(outcome)
+        """The outcome and its plain reason: the rule's legal citation stays with the refusal
+        (the staff's rule list, the record), not on the banner a volunteer reads mid-game."""
+        self.banner.show(replace(outcome, refusal=None))

@@ -41,7 +41,10 @@ class GamesScreen(RoleScreen):
         self.actions = Grid(cols=2, size_hint_y=None)
         for grid in (self.inputs, self.actions):  # as tall as their rows of fields or buttons
             grid.bind(minimum_height=grid.setter("height"))
-        self.outcome = OutcomeView(headline=t.LARGE, shout=t.BIG, detail=t.SMALL, ident="game")
+        # the plain reason, not the law it cites (the citation stays with the refusal)
+        self.outcome = OutcomeView(
+            headline=t.LARGE, shout=t.BIG, detail=t.SMALL, ident="game", cite=False
+        )
         for widget in (self.status, self.inputs, self.actions, self.outcome):
             self.panel.add_widget(widget)
         columns.add_widget(left)
