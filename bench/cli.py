@@ -51,7 +51,8 @@ def main() -> None:
         subjects = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "booth sell": [BOOTH, "--hall", hall, "sell", "A100001", "--qty", "1", "--as", "S200"],
-            "booth deal show": [BOOTH, "--hall", hall, "deal", "show", "A100001"],
+            # a read of a deal needs a badge that sees it (issue #28): the seller's
+            "booth deal show": [BOOTH, "--hall", hall, "deal", "show", "A100001", "--as", "S200"],
         }
         idle: dict[str, list[float]] = {name: [] for name in subjects}
         for i in range(max(5, rounds // 3)):
