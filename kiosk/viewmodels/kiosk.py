@@ -549,6 +549,34 @@ def voucher_prompt(code: str) -> str:
     return _(VOUCHER_READY)
 
 
+def voucher_complete(code: str) -> bool:
+    """A code worth looking up: a scan, or a short code typed in full, without a typo."""
+    text = code.strip()
+    if not text or vouchers.is_scanned(text):
+        return bool(text)
+    try:
+        voucher_code.parse(text)
+    except voucher_code.VoucherCodeTypo:
+        return False
+    return True
+
+
+def voucher_read(st: Station, code: str) -> Outcome:
+    """A voucher's code entered (the keyboard's Done): what it is worth here, or why it will
+    not pay, said on the voucher screen before the player chooses tickets (`headline`: the
+    prompt's new words). The sale checks it all again."""
+    status = vouchers.voucher_status(st, code.strip())
+    if status.state == "payable":
+        return Outcome(
+            True,
+            _("Voucher for {amount} read: now choose your tickets").format(
+                amount=money(status.amount or 0)
+            ),
+        )
+    said = voucher_refused(status)
+    return said if said.get("keep") else replace(said, headline=said.detail, detail="")
+
+
 def voucher_refused(status: vouchers.VoucherStatus) -> Outcome:
     """A voucher that will not pay, in a player's words: what happened and where to go, no
     station names, no rule. A code to correct (a typo, a bad scan) keeps the player on the

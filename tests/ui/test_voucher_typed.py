@@ -93,8 +93,9 @@ def test_a_player_pays_with_a_typed_code(demo_hall: Path, open_front: Any) -> No
     type_on_keyboard(ui, "voucher-code", typed[:5].lower() + typed[5:])  # no dashes, some lower
     assert ui.find("voucher-prompt").text == "Voucher read: now choose your tickets"
     ui.shot("kiosk-voucher-typed")
-    ui.tap("osk-done")
+    ui.tap("osk-done")  # looked up at once: what it is worth
     assert "osk" not in ui.idents()
+    assert ui.find("voucher-prompt").text == "Voucher for $5.00 read: now choose your tickets"
     before = len(ui.fake_printer.jobs)
     ui.tap("voucher-buy-A100003-2")
     assert ui.screen == "result"
@@ -112,7 +113,11 @@ def test_a_player_pays_with_a_typed_code(demo_hall: Path, open_front: Any) -> No
     ui.tap("more")
     ui.tap("go-kiosk-voucher")
     type_on_keyboard(ui, "voucher-code", code)
-    ui.tap("osk-done")
+    ui.tap("osk-done")  # said before any ticket is chosen
+    assert ui.find("voucher-prompt").text == (
+        "That voucher was already used. Please ask at the booth."
+    )
+    ui.shot("kiosk-voucher-typed-used-at-once", both=False)
     ui.tap("voucher-buy-A100003-1")
     assert ui.screen == "result"
     assert ui.find("result-headline").text == "Sorry, that voucher did not pay"

@@ -115,3 +115,18 @@ def test_a_kiosk_voucher_typed_at_the_booth_after_sync(demo_hall: Path) -> None:
     used = _buy(demo_hall, code)
     assert used.detail == "That voucher was already used. Please ask at the booth."
     assert used.refusal is not None and used.refusal.rule == "PAID"
+
+
+def test_a_code_entered_is_looked_up_before_tickets_are_chosen(demo_hall: Path) -> None:
+    with Station(demo_hall / "booth-1", clock=FixedClock(NOW)) as st:
+        issued = vouchers.issue_voucher(st, "7.25", reason="cash", operator="S200")
+        with Station(demo_hall / "kiosk-1", clock=FixedClock(NOW)) as kiosk:
+            pull(st.ledger, kiosk.ledger)
+    assert vm_kiosk.voucher_complete(issued.code) and vm_kiosk.voucher_complete("B1.x")
+    assert not vm_kiosk.voucher_complete(issued.code[:-1])
+    with Station(demo_hall / "kiosk-1", clock=FixedClock(NOW)) as st:
+        read = vm_kiosk.voucher_read(st, issued.code.lower())
+        assert read.ok and read.headline == "Voucher for $7.25 read: now choose your tickets"
+        unknown = vm_kiosk.voucher_read(st, voucher_code.from_number(5))
+        assert not unknown.ok
+        assert unknown.headline == "This kiosk does not know that voucher. Please ask at the booth."

@@ -87,7 +87,7 @@ class KioskVoucherScreen(RoleScreen):
 
     def build(self) -> None:
         self.prompt = Text(size=t.LARGE, bold=True, fit=True, ident="voucher-prompt")
-        self.code = Field("Voucher code", on_enter=self._read, ident="voucher-code")
+        self.code = Field("Voucher code", on_enter=self._entered, ident="voucher-code")
         self.code.bind(text=lambda *_: self._read(self.code.text))
         self.games = ListBox(ident="voucher-games")
         for widget in (self.prompt, self.code, self.games, back_row(self)):
@@ -121,6 +121,21 @@ class KioskVoucherScreen(RoleScreen):
     def _read(self, text: str) -> None:
         self.prompt.text = vm_kiosk.voucher_prompt(text)
         self.prompt.set_colour(common.TEXT)
+
+    def _entered(self, text: str) -> None:
+        """Done on the keyboard: a typed code is looked up at once, so the player learns what
+        it is worth (or that it will not pay) before choosing tickets."""
+        self._read(text)
+        if not vm_kiosk.voucher_complete(text):
+            return  # nothing typed, still typing, or a typo: the prompt says so already
+        self.front.call(
+            lambda st: vm_kiosk.voucher_read(st, text), lambda said: self._said(text, said)
+        )
+
+    def _said(self, text: str, outcome: common.Outcome) -> None:
+        if self.code.text == text:  # not changed meanwhile
+            self.prompt.text = outcome.headline
+            self.prompt.set_colour(common.TEXT if outcome.ok else common.WARN)
 
     def _buy(self, serial: str, qty: int) -> None:
         player, dispenser = self.front.player, self.front.runtime.dispenser
