@@ -357,7 +357,7 @@ def session_screen(st: Station) -> SessionVM:
     elif missing:
         hint = (
             f"Waiting for the close of {', '.join(missing)} (their close marker and events). "
-            "Sync, or close without them and say why."
+            "Tap Sync now, or close without them and say why."
         )
     else:
         hint = "Every station has closed: the session can close hall-wide."

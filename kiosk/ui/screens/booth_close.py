@@ -10,7 +10,7 @@ from kiosk.ui import theme as t
 from kiosk.ui.blind_count import BlindCount
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.widgets import Field, OutcomeView, Row, Text, TouchButton, fixed
-from kiosk.viewmodels import books, booth, common
+from kiosk.viewmodels import books, booth, common, session_sync
 from pos.services import money_path
 from pos.services.station import Station
 
@@ -33,6 +33,16 @@ class BoothCloseScreen(RoleScreen):
                 on_press=self._close,
                 colour=common.WARN,
                 ident="close-station",
+            )
+        )
+        # the close marker and the events reach the manager by sync: now, on the worker
+        row.add_widget(
+            TouchButton(
+                "Sync now",
+                on_press=self._sync,
+                colour=common.INFO,
+                size_hint_x=0.45,
+                ident="sync-now",
             )
         )
         reopen = Row()
@@ -91,6 +101,14 @@ class BoothCloseScreen(RoleScreen):
     def _close(self) -> None:
         badge = self.operator
         self.front.call(lambda st: booth.close_station(st, badge), self._done)
+
+    def _sync(self) -> None:
+        self.show(session_sync.SYNCING)
+        self.front.call(session_sync.sync_now, self._synced)
+
+    def _synced(self, outcome: common.Outcome) -> None:
+        self.show(outcome)
+        self.refresh()
 
     def _done(self, outcome: common.Outcome) -> None:
         self.closed = self.closed or outcome.headline == "BOOTH CLOSED"

@@ -19,7 +19,7 @@ from kiosk.ui.widgets import (
     fixed,
     item,
 )
-from kiosk.viewmodels import common, manager
+from kiosk.viewmodels import common, manager, session_sync
 from kiosk.viewmodels.pin_change import PinDraft
 from pos.services.station import Station
 
@@ -125,6 +125,16 @@ class SessionScreen(RoleScreen):
         )
         row.add_widget(self.open_button)
         row.add_widget(self.close_button)
+        # the stations' close markers and events come by sync: now, on the worker
+        row.add_widget(
+            TouchButton(
+                "Sync now",
+                on_press=self._sync,
+                colour=common.INFO,
+                size_hint_x=0.6,
+                ident="sync-now",
+            )
+        )
         self.hint = Text(size=t.BODY, colour=common.MUTED, fit=True, ident="session-hint")
         without = Row()
         self.reason = Field("Why close without them", ident="session-reason")
@@ -161,6 +171,10 @@ class SessionScreen(RoleScreen):
     def _close(self) -> None:
         badge = self.operator
         self.front.call(lambda st: manager.close_session(st, badge), self._done)
+
+    def _sync(self) -> None:
+        self.show(session_sync.SYNCING)
+        self.front.call(session_sync.sync_now, self._done)
 
     def _close_without(self) -> None:
         if self.vm is None:
