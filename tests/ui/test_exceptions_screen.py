@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from pos.domain.exception_words import kind_of, kind_words, known
 from tests.ui.driver import Driver
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
@@ -102,6 +101,8 @@ def _raised_kinds() -> set[str]:
 
 
 def test_every_kind_the_ledger_raises_has_its_words() -> None:
+    from pos.domain.exception_words import kind_of, kind_words, known
+
     kinds = _raised_kinds()
     assert {"double-payment", "dispenser-jam", "paid-twice", "fork", "near-match"} <= kinds
     missing = sorted(k for k in kinds if not known(k))
