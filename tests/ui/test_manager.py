@@ -83,6 +83,7 @@ def test_manager_day(demo_hall: Path, open_front: Any, tmp_path: Path) -> None:
     ui.tap("receive")
     assert ui.find("deal-headline").text == "RECEIVED A100009"
     assert "A100009 Lucky Stars · received · not in a bin" in ui.text()
+    ui.tap("deal-A100009")  # the deal chosen: its action shows under the list
     ui.type("bin-A100009", "drawer-9")
     ui.tap("open-A100009")
     assert ui.find("deal-headline").text == "IN PLAY A100009"
