@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hardware.acceptor.sim import SimulatedAcceptor
 from pos.services import devices, kiosk_cash, signon
 from pos.services.replicate import pull
 from pos.services.station import Station
@@ -33,8 +34,15 @@ def _house_pin(hall: Path, *, manager_pin: str | None) -> None:
         pull(source.ledger, target.ledger)
 
 
+def _acceptor(ui: Driver) -> SimulatedAcceptor:
+    acceptor = ui.runtime.acceptor
+    assert isinstance(acceptor, SimulatedAcceptor), acceptor  # the demo kiosk's simulated acceptor
+    return acceptor
+
+
 def _feed(ui: Driver, cents: int) -> None:
-    ui.runtime.acceptor.insert(cents)
+    """A player feeds a bill into the acceptor; the kiosk deals with it."""
+    _acceptor(ui).insert(cents)
     ui.settle()
 
 
@@ -61,7 +69,7 @@ def test_a_bill_jam_stays_on_the_bar_until_staff_clear_it_at_the_kiosk(
     assert ui.find("status-bills").text == "Bills: ready"
     ui.scan("C-1001")
     ui.tap("buy-A100003-2")
-    ui.runtime.acceptor.fail_next("jam")
+    _acceptor(ui).fail_next("jam")
     _feed(ui, 500)
     assert ui.find("result-headline").text == "Sorry, your $5.00 bill is stuck in the machine."
     assert ui.find("result-detail").text == "Take your $5.00 voucher. Staff have been called."
@@ -131,7 +139,7 @@ def test_a_jam_not_cleared_is_still_on_the_bar_after_a_restart(
     ui = open_front(demo_hall / "kiosk-1")
     ui.scan("C-1001")
     ui.tap("buy-A100003-2")
-    ui.runtime.acceptor.fail_next("jam")
+    _acceptor(ui).fail_next("jam")
     _feed(ui, 500)
     ui.close()
     again = open_front(demo_hall / "kiosk-1")
