@@ -105,21 +105,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     names = list(targets)
     seconds: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}  # CPU seconds / wall seconds
     for round_no in range(args.rounds + 1):
         shift = round_no % len(names)
         for name in names[shift:] + names[:shift]:
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             verdicts = targets[name]()
-            elapsed = time.perf_counter() - started
+            elapsed, used = time.perf_counter() - started, time.process_time() - used
             if len(verdicts) != len(events) or not all(verdicts):
                 raise RuntimeError(f"{name}: not every event checked as authentic")
             if round_no:
                 seconds[name].append(elapsed)
+                cpu[name].append(used / elapsed)
 
     rate = {name: args.events / statistics.median(seconds[name]) for name in names}
-    print(f"{args.rounds} rounds, interleaved; median events per second:")
+    print(
+        f"{args.rounds} rounds, interleaved; median events per second, and the cores the "
+        "process kept busy meanwhile (CPU time / wall time: near 2 when both threads ran at "
+        "once, below when other processes had the cores)"
+    )
     for name in names:
-        print(f"  {name:<30} {rate[name]:>10,.0f} events/s")
+        busy = statistics.median(cpu[name])
+        print(f"  {name:<30} {rate[name]:>10,.0f} events/s  {busy:4.2f} cores")
     full = rate["hash + signature, 2 threads"] / rate["hash + signature, 1 thread"]
     sig = rate["signature only, 2 threads"] / rate["signature only, 1 thread"]
     pull = rate["SignatureCheck (the pull's)"] / rate["hash + signature, 1 thread"]
