@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from kiosk import stick_files
 from tests.ui.driver import Driver
 from tests.ui.test_bingo_screens import PROGRAM
 from tests.ui.test_touch_only import FLARE
@@ -52,6 +51,8 @@ def _offered(ui: Driver, kind: str) -> set[str]:
 
 
 def test_files_on_a_stick_are_told_apart_by_content(tmp_path: Path) -> None:
+    from kiosk import stick_files  # here: the screens' tests below run without it
+
     stick = _stick(tmp_path)
     programs = {f.name for f in stick_files.find(stick_files.PROGRAM, [stick])}
     flares = {f.name for f in stick_files.find(stick_files.FLARE, [stick])}
