@@ -192,7 +192,7 @@ class Front:
             self.bills_jammed = self.runtime.worker_call(vm_staff.bills_jammed)
         self._show_status(self.runtime.state)
         self.runtime.worker_call(self.runtime._read_link)  # the first frame says it
-        self._link_poll = Clock.schedule_interval(lambda _dt: self.runtime.poll_link(), 5.0)
+        self._link_poll = Clock.schedule_interval(self._poll_status, 5.0)
         if self.role == "kiosk":
             self.idle_watch = IdleWatch(self, self.idle_timeout)
             if self.runtime.acceptor is not None:
@@ -391,6 +391,13 @@ class Front:
         self.status.show(common.status_bar(state, self.runtime.info, who))
 
     # -- the kiosk's calls for staff ----------------------------------------------------------
+
+    def _poll_status(self, _dt: float) -> None:
+        """Every few seconds: the hall link; at a kiosk, its calls too (a jam a manager cleared
+        elsewhere arrives by sync)."""
+        self.runtime.poll_link()
+        if self.role == "kiosk":
+            self.staff_calls_changed()
 
     def _cash_for_staff(self, news: Any) -> None:
         if news.kind == "jam":  # recorded before the news: staff are called

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from hardware.acceptor.sim import SimulatedAcceptor
-from pos.services import devices, kiosk_cash, signon
+from pos.services import devices, exceptions, kiosk_cash, signon
 from pos.services.replicate import pull
 from pos.services.station import Station
 from tests.ui.driver import Driver
@@ -145,6 +145,24 @@ def test_a_jam_not_cleared_is_still_on_the_bar_after_a_restart(
     again = open_front(demo_hall / "kiosk-1")
     assert again.runtime.state.bills == "Bills: ready"
     assert again.find("status-bills").text == "Bills: jammed"
+
+
+def test_a_jam_cleared_elsewhere_clears_the_bar(demo_hall: Path, open_front: Any) -> None:
+    """The manager decided the jam on the Exceptions tab; it reached the kiosk by sync (here:
+    recorded in the kiosk's ledger as sync would): the bar follows within a few seconds."""
+    ui = open_front(demo_hall / "kiosk-1")
+    ui.scan("C-1001")
+    ui.tap("buy-A100003-2")
+    _acceptor(ui).fail_next("jam")
+    _feed(ui, 500)
+    assert ui.find("status-bills").text == "Bills: jammed"
+    [seq] = _call_seqs(ui, "acceptor-jam")
+    ui.runtime.worker_call(
+        lambda st: exceptions.resolve_exception(
+            st, "kiosk-1", seq, decision="accepted", note="bill in the cash box", operator="M100"
+        )
+    )
+    ui.until(lambda: ui.find("status-bills").text == "Bills: ready", timeout=20)
 
 
 def test_credit_paid_out_after_a_dispenser_fault_is_listed(
