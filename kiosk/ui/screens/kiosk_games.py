@@ -7,6 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from kiosk.i18n import _, language
@@ -22,8 +24,9 @@ W = TypeVar("W", bound=Widget)
 
 
 class GameTile(Panel):
-    """A deal for sale: its name and price, its flare, the winners and tickets left, and the
-    buy buttons (or why not). `show` updates it in place: no new widgets, no new textures."""
+    """A deal for sale: its name and price, its flare with the winners and tickets left (one
+    line that wraps), and the buy buttons (or why not). Compact, so that two games show whole
+    at 800x480. `show` updates it in place: no new widgets, no new textures."""
 
     def __init__(
         self, game: vm_kiosk.GameTileVM, buy: Callable[[str, int], None], prefix: str = "buy"
@@ -32,18 +35,19 @@ class GameTile(Panel):
         self.serial, self.can_buy = game.serial, game.can_buy
         self.title = Text(size=t.LARGE, bold=True, fit=True)
         self.flare = Text(size=t.BODY, fit=True)
-        self.left = Text(size=t.BODY, fit=True)
-        self.lines: list[Widget] = [self.title, self.flare, self.left]
+        self.lines: list[Widget] = [self.title, self.flare]
         if game.can_buy:
             row = Row()
             for qty in vm_kiosk.QUANTITIES:
                 row.add_widget(
-                    TouchButton(
-                        vm_kiosk.buy_label(qty, game.price_cents),
-                        on_press=partial(buy, game.serial, qty),
-                        colour=common.OK,
-                        size=t.BODY,
-                        ident=f"{prefix}-{game.serial}-{qty}",
+                    two_lines(
+                        TouchButton(
+                            vm_kiosk.buy_label(qty, game.price_cents),
+                            on_press=partial(buy, game.serial, qty),
+                            colour=common.OK,
+                            size=t.BODY,
+                            ident=f"{prefix}-{game.serial}-{qty}",
+                        )
                     )
                 )
             self.lines.append(row)
@@ -57,37 +61,53 @@ class GameTile(Panel):
 
     def show(self, game: vm_kiosk.GameTileVM) -> None:
         self.title.text = f"{game.name} · {game.price}"
-        self.flare.text = game.flare_text
-        self.left.text = f"{game.winners_text} · {game.tickets_text}"
+        self.flare.text = f"{game.flare_text} · {game.winners_text} · {game.tickets_text}"
         if not game.can_buy:
             self.why.text = game.why_not
         self._fit()
 
     def _fit(self, *_: object) -> None:
         self.height = (
-            sum(x.height for x in self.lines) + self.spacing * len(self.lines) + theme.px(t.GAP) * 2
+            sum(x.height for x in self.lines)
+            + self.spacing * (len(self.lines) - 1)
+            + theme.px(t.GAP) * 2
         )
 
 
 class GamesScreen(RoleScreen):
+    """Hello and the credit on one line; the games, each with its buy buttons; the other
+    things a player can do and Done in one row at the foot. When the games do not all fit
+    (three or more, or large text) the list slides, and a line under it says so."""
+
     screen_name = "games"
 
     def build(self) -> None:
-        top = Row()
-        self.greeting = Text(size=t.TITLE, bold=True, ident="greeting")
-        top.add_widget(self.greeting)
+        top = BoxLayout(orientation="horizontal", size_hint_y=None)
+        self.greeting = Text(size=t.LARGE, bold=True, fit=True, ident="greeting")
         self.credit = Text(size=t.LARGE, bold=True, halign="right", ident="games-credit")
-        top.add_widget(self.credit)
-        done = translated(
-            TouchButton("Done", on_press=self._done, colour=common.OFF, ident="done"), "Done"
-        )
-        done.size_hint_x = 0.3
-        top.add_widget(done)
+        top.add_widget(self.greeting)
+        top.add_widget(self.credit)  # as tall as the greeting: one line each
+        self.greeting.bind(height=top.setter("height"))
+        top.height = self.greeting.height
         self.body.add_widget(top)
         self.games = ListBox(ident="games")
         self._tiles: list[GameTile] = []
         self._shape: object = None
         self.body.add_widget(self.games)
+        self.more = translated(
+            Text(
+                size=t.BODY,
+                bold=True,
+                halign="center",
+                colour=common.WARN,
+                fit=True,
+                ident="games-more",
+            ),
+            MORE_GAMES,
+        )
+        more = Clock.create_trigger(self._more_below)  # after the layout, not inside it
+        self.games.box.bind(height=more)
+        self.games.bind(height=more, scroll_y=more)
         actions = Row()
         for label, screen in (
             ("Pay with voucher", "kiosk-voucher"),
@@ -97,17 +117,34 @@ class GamesScreen(RoleScreen):
         ):
             actions.add_widget(
                 translated(
-                    TouchButton(
-                        label,
-                        on_press=partial(self.front.go, screen),
-                        colour=common.INFO,
-                        size=t.BODY,
-                        ident=f"go-{screen}",
+                    wrapping(
+                        TouchButton(
+                            label,
+                            on_press=partial(self.front.go, screen),
+                            colour=common.INFO,
+                            size=t.BODY,
+                            ident=f"go-{screen}",
+                        )
                     ),
                     label,
                 )
             )
+        done = translated(
+            TouchButton("Done", on_press=self._done, colour=common.OFF, size=t.BODY, ident="done"),
+            "Done",
+        )
+        done.size_hint_x = 0.7
+        actions.add_widget(done)
         self.body.add_widget(actions)
+
+    def _more_below(self, *_args: object) -> None:
+        """The line under the list while some games are below it (slide it up to see them)."""
+        below = self.games.box.height > self.games.height + 1 and self.games.scroll_y > 0.01
+        if below and self.more.parent is None:
+            self.more.text = _(MORE_GAMES)  # in the player's language now
+            self.body.add_widget(self.more, index=1)  # under the list, over the actions
+        elif not below and self.more.parent is not None:
+            self.body.remove_widget(self.more)
 
     def load(self, st: Station) -> vm_kiosk.GamesVM | None:
         player = self.front.player
@@ -270,6 +307,36 @@ def back_row(screen: RoleScreen) -> Row:
         )
     )
     return row
+
+
+MORE_GAMES = "More games below: slide the list up"
+
+
+def wrapping(button: TouchButton) -> TouchButton:
+    """A button whose words wrap onto a second line rather than being cut short (a long
+    Spanish label, large text)."""
+    button.shorten = False
+    return button
+
+
+def two_lines(button: TouchButton) -> TouchButton:
+    """A buy button ("Buy 10 · $10.00") on one line when it fits, else its quantity over its
+    price ("Comprar 10" / "$10.00"): never cut short, never a dot left at a line's end."""
+    whole = button.text
+
+    def choose(*_: object) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        probe = CoreLabel(text=whole, font_size=button.font_size, bold=button.bold)
+        probe.refresh()
+        width = probe.texture.size[0] if probe.texture else 0
+        fits = width <= button.width - theme.px(8) - 2
+        button.text = whole if fits else whole.replace(" · ", "\n")
+
+    button.shorten = False
+    button.bind(width=choose, font_size=choose)
+    choose()
+    return button
 
 
 def translated(widget: W, english: str) -> W:

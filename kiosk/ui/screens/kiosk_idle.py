@@ -28,13 +28,15 @@ class IdleScreen(RoleScreen):
         panel = Panel(orientation="vertical")
         self.organisation = Text(size=t.TITLE, bold=True, halign="center", ident="hall-name")
         self.location = Text(size=t.BODY, colour=common.MUTED, halign="center", fit=True)
-        self.headline = Text(size=t.TITLE, bold=True, halign="center", ident="idle-headline")
+        self.headline = Text(
+            size=t.TITLE, bold=True, halign="center", fit=True, ident="idle-headline"
+        )  # as many lines as it takes (Spanish in large text: two)
         self.note = Text(size=t.BODY, halign="center", fit=True, ident="idle-note")
+        self.note.height = 0  # no blank band under the headline while there is no note
         self.rules = ListBox(ident="rules")
         for widget in (self.organisation, self.location, self.headline, self.note, self.rules):
             panel.add_widget(widget)
         self.organisation.size_hint_y = 0.5  # type: ignore[assignment]
-        self.headline.size_hint_y = 0.6  # type: ignore[assignment]
         self.body.add_widget(panel)
         row = Row()
         row.add_widget(

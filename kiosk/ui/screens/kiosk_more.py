@@ -211,6 +211,14 @@ class KioskSealScreen(SealScreen):
     for_player = True
 
     def extra(self) -> None:
+        # a player's header and detail wrap (large text, Spanish) rather than being cut short
+        header = Text(size=t.LARGE, bold=True, fit=True)
+        detail = Text(size=t.BODY, colour=common.MUTED, fit=True)
+        for old, new in ((self.header, header), (self.detail, detail)):
+            index = self.body.children.index(old)
+            self.body.remove_widget(old)
+            self.body.add_widget(new, index=index)
+        self.header, self.detail = header, detail
         self.body.add_widget(back_row(self))
 
     def _sign(self, line: int) -> None:
