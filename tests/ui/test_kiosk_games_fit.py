@@ -120,6 +120,7 @@ def test_every_kiosk_player_screen_fits(
     ui.shot(f"{name}-rent")
     ui.tap("back")
     ui.tap("go-kiosk-seal")
+    assert "rule " not in ui.text(), "no rule codes for a player"
     ui.shot(f"{name}-seal")
     ui.tap("back")
     ui.tap("go-kiosk-voucher")

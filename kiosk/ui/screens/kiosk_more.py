@@ -3,6 +3,7 @@ sign a seal line. The staff screen a manager's badge opens is kiosk.ui.screens.k
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from kiosk import i18n
@@ -220,6 +221,11 @@ class KioskSealScreen(SealScreen):
             self.body.add_widget(new, index=index)
         self.header, self.detail = header, detail
         self.body.add_widget(back_row(self))
+
+    def render(self, vm: booth.SealVM | None) -> None:
+        super().render(vm)
+        # the booth's hint cites its rule ("(rule C5)"): a player reads no rule codes
+        self.detail.text = re.sub(r"\s*\(rule [^)]*\)", "", self.detail.text)
 
     def _sign(self, line: int) -> None:
         player = self.front.player
