@@ -442,9 +442,9 @@ class GamesVM:
 def _decision_status(view: bingo_games.DecisionView) -> str:
     if view.announced:
         return view.announcement
-    retained = f" · ${view.retained} retained (G4)" if cents(view.retained) else ""
+    retained = f" · ${view.retained} retained" if cents(view.retained) else ""
     return (
-        f"${view.entry} a face, ${view.fee} a card for each 3 numbers (G2, G3) · "
+        f"${view.entry} a face, ${view.fee} a card for each 3 numbers · "
         f"{view.faces} faces, {view.rounds} fee rounds · paid in ${view.paid_in} · "
         f"prize ${view.prize} (limit ${view.limit}){retained}"
     )
@@ -452,32 +452,32 @@ def _decision_status(view: bingo_games.DecisionView) -> str:
 
 def _progressive_status(view: bingo_games.ProgressiveView, session: str) -> str:
     """Where a progressive game stands: its prize and calls, or, once played this session,
-    its result and what the next session plays for (I3, I5, I6)."""
+    its result and what the next session plays for (I3, I5, I6; the screen shows no rule
+    codes)."""
     paper = f" · paper {view.paper}" + (f" at ${view.price}" if view.price else "")
     played = [h for h in view.history if h["session"] == session]
     if not played:
-        return f"${view.prize} in {view.calls} numbers (I3){paper}"
+        return f"${view.prize} in {view.calls} numbers{paper}"
     last = played[-1]
     result = (
         "won within its calls"
         if last["won"]
-        else "not won within its calls: played on as a regular game (I6)"
+        else "not won within its calls: played on as a regular game"
     )
     return (
         f"This session: ${last['prize']} in {last['calls']} numbers, {result} · next session: "
-        f"${last['next_prize']} in {last['next_calls']} numbers (I5){paper}"
+        f"${last['next_prize']} in {last['next_calls']} numbers{paper}"
     )
 
 
 def _chest_status(view: bingo_games.ChestView) -> str:
     chosen = ", ".join(f"via game {p['via_game']}" for p in view.participants) or "none yet"
     tried = "; ".join(
-        f"opened (${o['prize']})" if o["opened"] else "not opened, every key tried (H5)"
+        f"opened (${o['prize']})" if o["opened"] else "not opened, every key tried"
         for o in view.outcomes
     )
-    return (
-        f"{view.sold} entries, ${view.gross} (treasure chest/raffle sales, H4) · "
-        f"participant: {chosen}" + (f" · {tried}" if tried else "")
+    return f"{view.sold} entries, ${view.gross} in treasure chest sales · participant: {chosen}" + (
+        f" · {tried}" if tried else ""
     )
 
 
@@ -583,7 +583,7 @@ def game_action(
             return Outcome(
                 True,
                 "WON: PAY THE PRIZE" if action == "won" else "NOT WON: PLAY ON AS REGULAR",
-                f"Next session: {nxt['next_calls']} numbers for ${nxt['next_prize']} (I5)",
+                f"Next session: {nxt['next_calls']} numbers for ${nxt['next_prize']}",
                 OK if action == "won" else WARN,
             )
         if action == "sell":

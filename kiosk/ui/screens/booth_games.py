@@ -13,7 +13,7 @@ from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.screens.booth_bingo import Card
 from kiosk.ui.two_tap import TwoTaps, window_pos
-from kiosk.ui.widgets import Box, Field, Grid, ListBox, OutcomeView, Panel, Text, TouchButton, fixed
+from kiosk.ui.widgets import Box, Field, Grid, ListBox, OutcomeView, Panel, Text, TouchButton
 from kiosk.viewmodels import bingo, common
 from pos.services import money_path
 from pos.services.station import Station
@@ -30,8 +30,8 @@ class GamesScreen(RoleScreen):
         self.taps.listeners.append(self._armed)
         columns = Box("horizontal")
         left = Box("vertical", size_hint_x=0.36)
-        self.program = Text(size=t.SMALL, colour=common.MUTED, one_line=True, ident="games-program")
-        fixed(self.program, 22)
+        # wraps: "No game program yet: the manager defines it" is wider than the column
+        self.program = Text(size=t.SMALL, colour=common.MUTED, fit=True, ident="games-program")
         self.games = ListBox(ident="session-games")
         left.add_widget(self.program)
         left.add_widget(self.games)
