@@ -632,7 +632,7 @@ def seal_screen(st: Station, serial: str | None = None) -> SealVM | None:
     if sheet["opened"]:
         hint = f"Seal open; claim until {sheet['claim_until']}"
     elif left:
-        hint = f"{left} tickets left: the seal opens when the deal is sold out (rule C5)"
+        hint = f"{left} tickets left: the seal opens when the deal is sold out"
     else:
         hint = "Sold out: enter the winning line under the seal"
     return SealVM(

@@ -49,8 +49,9 @@ class SealScreen(RoleScreen):
                 TouchButton("Open seal", on_press=self._open, colour=common.WARN, ident="seal-open")
             )
             left.add_widget(opening)
+        # plain words: the refusal's sentence, not the rule it cites (that stays on the record)
         self.outcome = OutcomeView(
-            headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="seal", cite=not self.for_player
+            headline=t.BODY, shout=t.BODY, detail=t.SMALL, ident="seal", cite=False
         )
         right.add_widget(self.outcome)
         columns.add_widget(left)
