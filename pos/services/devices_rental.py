@@ -27,9 +27,9 @@ from pos.services.station import Station
 MAX_GAMES = 100
 
 #: Where rented devices are handed out, as players are told when they rent one: the hall posts
-#: it as its house rule "device-pickup" (`booth house-rule post device-pickup --text "at the
-#: device table by the stage"`), a place a sentence ends with; a hall that never posted it (and
-#: every ledger from before) hands them out at the booth.
+#: it as its house rule "device-pickup" (`booth house post device-pickup --text "at the device
+#: table by the stage"`), a place a sentence ends with; a hall that never posted it (and every
+#: ledger from before) hands them out at the booth.
 PICKUP_RULE = "device-pickup"
 PICKUP_DEFAULT = "at the booth"
 
