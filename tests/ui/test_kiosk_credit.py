@@ -151,6 +151,7 @@ def test_a_scan_at_the_result_goes_on_or_starts_afresh(demo_hall: Path, open_fro
     ui.scan("C-1001")  # the same player scans again: on to the games with their credit
     assert ui.screen == "games"
     assert ui.find("games-credit").text == "Your credit: $3.00"
+    ui.shot("kiosk-games-credit")
     ui.tap("buy-A100003-1")
     ui.tap("pay-go")
     assert ui.find("result-credit").text == "You have $2.00 left"
