@@ -148,7 +148,8 @@ def build_role(front: Front) -> tuple[list[Tab], str]:
 
 class IdleWatch:
     """The kiosk goes back to idle, forgetting its player, after `timeout` s without a touch
-    or a scan. Checked four times a second on the UI thread."""
+    or a scan (the player walked away: credit they left is kept for staff, not printed).
+    Checked four times a second on the UI thread."""
 
     def __init__(self, front: Front, timeout: float, clock: Callable[[], float] = time.monotonic):
         self.front = front
