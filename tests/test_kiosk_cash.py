@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.dispenser import SimulatedDispenser
-from pos.services import exceptions, kiosk_cash
+from pos.services import exceptions, kiosk_cash, receipts
 from pos.services.ports import BillEvent
 from pos.services.station import Station
 from tests.test_kiosk_self_service import ENVIRON, kiosk  # noqa: F401  (the fixture)
@@ -85,10 +85,12 @@ def test_a_crash_with_a_bill_in_escrow_is_settled_at_start_up(kiosk: Path) -> No
     with Station(kiosk, environ=ENVIRON) as st:  # started again; the acceptor says nothing
         done = kiosk_cash.reconcile(st, [])
         assert any("not known, credited" in line for line in done)
-        assert any("voucher" in line for line in done)
+        assert any("$5.00 kept for staff" in line for line in done)
         assert states(st)[0][0] == "stacked" and sold(st) == 0
-        assert kiosk_cash.credit(st) == 0  # paid out on the voucher
-        assert {"acceptor-unknown", "dispense-unknown"} <= set(flags(st))
+        assert kiosk_cash.credit(st) == 0  # kept for staff: the next player cannot spend it
+        assert [c.amount for c in kiosk_cash.credit_left_open(st)] == [500]
+        assert not receipts.pending(st)  # nothing prints to a kiosk nobody may stand at
+        assert {"acceptor-unknown", "dispense-unknown", "kiosk-credit-left"} <= set(flags(st))
 
 
 def test_after_a_reset_the_acceptor_says_where_the_bill_went(kiosk: Path) -> None:  # noqa: F811
@@ -100,7 +102,7 @@ def test_after_a_reset_the_acceptor_says_where_the_bill_went(kiosk: Path) -> Non
         kiosk_cash.take_bill(st, 1000, PURCHASE)
         done = kiosk_cash.reconcile(st, [BillEvent("stacked", 1000, cleared=True)])
         assert any("stacked: credited" in line for line in done)
-        assert any("$10.00 printed" in line for line in done)
+        assert any("$10.00 kept for staff" in line for line in done)
 
 
 def test_a_crash_after_stacking_before_dispensing(kiosk: Path) -> None:  # noqa: F811

@@ -189,9 +189,11 @@ def test_a_bill_stacked_before_the_kiosk_died_is_credited_once(
     assert device.wait_for(lambda: len(device.commands) >= polled + 10)  # it runs on
     assert desk.ledger("SELECT amount, state FROM p_bills") == [(500, "stacked")]
     assert desk.ledger("SELECT count(*) FROM events WHERE type = 'BillStacked'") == [(1,)]
+    # credited once, and kept for staff: nothing prints to a kiosk nobody may stand at
     assert desk.ledger(
-        "SELECT json_extract(body, '$.amount') FROM events WHERE type = 'VoucherIssued'"
+        "SELECT json_extract(body, '$.amount') FROM events WHERE type = 'KioskCreditKept'"
     ) == [(500,)]
+    assert desk.ledger("SELECT count(*) FROM events WHERE type = 'VoucherIssued'") == [(0,)]
     assert desk.ledger("SELECT count(*) FROM events WHERE type = 'BillReturned'") == [(0,)]
     assert device.cash_box == [500] and device.given_back == []
 

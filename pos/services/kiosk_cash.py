@@ -228,6 +228,7 @@ def keep_credit(st: Station, reason: str) -> CreditLeft | None:
             f"{st.id}: a player left ${format_amount(held)} of credit on the kiosk ({reason}); "
             "it is kept for them and nothing printed: pay it out as a voucher from the kiosk's "
             "staff screen when they ask",
+            amount=held,
         )
     return next(c for c in credit_left_open(st) if c.kept == kept)
 
@@ -364,7 +365,9 @@ def reconcile(st: Station, after_reset: list[BillEvent]) -> list[str]:
                 "credited: check the column",
             )
             done.append(f"sale {sale} cancelled and credited")
-        paid = cash_out(st, "left on the kiosk when it restarted")
-        if paid is not None:
-            done.append(f"voucher #{paid.voucher} for ${format_amount(paid.amount)} printed")
+        # Nobody may be standing at a kiosk that restarted: the credit is kept for staff, as
+        # when a player walks away, and nothing prints.
+        kept = keep_credit(st, "left on the kiosk when it restarted")
+        if kept is not None:
+            done.append(f"credit of ${format_amount(kept.amount)} kept for staff to pay out")
     return done
