@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import i18n
+from kiosk.viewmodels import hold_ticket
 from kiosk.viewmodels import kiosk as vm_kiosk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,11 +21,14 @@ PLAYER_MODULES = [
     "kiosk/ui/screens/kiosk_games.py",
     "kiosk/ui/screens/kiosk_pay.py",
     "kiosk/ui/screens/kiosk_more.py",
+    "kiosk/ui/screens/seal.py",  # the kiosk's seal screen is the booth's, for a player
+    "kiosk/viewmodels/hold_ticket.py",
+    "kiosk/viewmodels/booth.py",  # the seal sheet's lines, shown on the kiosk's seal screen
 ]
 CONSTANTS = {
     name: getattr(vm_kiosk, name)
     for name in ("VOUCHER_PROMPT", "VOUCHER_READY", "CHECK_AGAIN", "DO_NOT_PAY")
-}
+} | {"SCAN_IT": hold_ticket.SCAN_IT}
 
 
 def translated_strings() -> set[str]:

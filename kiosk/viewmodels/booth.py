@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.i18n import _
 from kiosk.local import LocalSettings
 from kiosk.viewmodels.common import (
     ERROR,
@@ -630,16 +631,19 @@ def seal_screen(st: Station, serial: str | None = None) -> SealVM | None:
     )
     left = int(sheet["tickets_left"])
     if sheet["opened"]:
-        hint = f"Seal open; claim until {sheet['claim_until']}"
+        hint = _("Seal open; claim until {until}").format(until=sheet["claim_until"])
     elif left:
-        hint = f"{left} tickets left: the seal opens when the deal is sold out"
+        hint = _("{left} tickets left: the seal opens when the deal is sold out").format(left=left)
     else:
-        hint = "Sold out: enter the winning line under the seal"
+        hint = _("Sold out: enter the winning line under the seal")
     return SealVM(
         serial=sheet["serial"],
         title=f"{sheet['name']} ({sheet['serial']})",
-        detail=f"Seal prize {money(cents(sheet['prize']))} · "
-        f"{sum(1 for x in lines if x.signed)} of {len(lines)} lines signed",
+        detail=_("Seal prize {prize} · {signed} of {lines} lines signed").format(
+            prize=money(cents(sheet["prize"])),
+            signed=sum(1 for x in lines if x.signed),
+            lines=len(lines),
+        ),
         hold_tickets=tuple(sheet["hold_tickets"]),
         free_tickets=tuple(t for t in sheet["hold_tickets"] if t not in used),
         lines=lines,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.i18n import _
 from pos.domain import ticket_code
 
 SCAN_IT = "Scan the winning hold ticket"
@@ -30,7 +31,7 @@ def _same_number(a: str, b: str) -> bool:
 def _listed(tickets: tuple[str, ...]) -> str:
     if len(tickets) <= 1:
         return "".join(tickets)
-    return ", ".join(tickets[:-1]) + " and " + tickets[-1]
+    return _("{first} and {last}").format(first=", ".join(tickets[:-1]), last=tickets[-1])
 
 
 def read_hold_ticket(
@@ -47,18 +48,24 @@ def read_hold_ticket(
     if code.serial != serial.upper():
         return HoldScan(
             "refused",
-            why=f"That ticket is from deal {code.serial}, not this seal card ({serial}). "
-            f"{SCAN_IT} of {serial}.",
+            why=_(
+                "That ticket is from deal {deal}, not this seal card ({serial}). "
+                "Scan the winning hold ticket of {serial}."
+            ).format(deal=code.serial, serial=serial),
         )
     held = next((t for t in hold_tickets if _same_number(t, code.ticket)), None)
     if held is None and not hold_tickets:
-        return HoldScan("refused", why="This seal card has no hold tickets to sign with.")
+        return HoldScan("refused", why=_("This seal card has no hold tickets to sign with."))
     if held is None:
         return HoldScan(
             "refused",
-            why=f"Ticket {code.ticket} is not a hold ticket of this seal card: its hold "
-            f"tickets are {_listed(hold_tickets)}.",
+            why=_(
+                "Ticket {ticket} is not a hold ticket of this seal card: its hold tickets are "
+                "{tickets}."
+            ).format(ticket=code.ticket, tickets=_listed(hold_tickets)),
         )
     if held not in free_tickets:
-        return HoldScan("refused", why=f"Hold ticket {held} has already signed a line.")
+        return HoldScan(
+            "refused", why=_("Hold ticket {ticket} has already signed a line.").format(ticket=held)
+        )
     return HoldScan("ticket", ticket=held)

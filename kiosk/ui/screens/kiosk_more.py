@@ -238,5 +238,10 @@ class KioskSealScreen(SealScreen):
         """Only the player's hold ticket: the player is already known."""
         if not self.take_scan(text):
             self.show(
-                common.Outcome(False, SCAN_IT, f"{SCAN_IT}: the ticket, not a card.", common.WARN)
+                common.Outcome(
+                    False,
+                    i18n._(SCAN_IT),
+                    i18n._("Scan the winning hold ticket: the ticket, not a card."),
+                    common.WARN,
+                )
             )

@@ -9,6 +9,7 @@ from functools import partial
 
 from kivy.input.motionevent import MotionEvent
 
+from kiosk.i18n import _
 from kiosk.ui import theme as t
 from kiosk.ui.screens.base import RoleScreen
 from kiosk.ui.two_tap import TwoTaps, window_pos
@@ -69,7 +70,7 @@ class SealScreen(RoleScreen):
         self.taps.cancel(quiet=True)
         self.grid.clear_widgets()
         if vm is None:
-            self.header.text = "No seal card deal is in play here"
+            self.header.text = _("No seal card deal is in play here")
             self.detail.text = ""
             self.outcome.clear("")
             return
@@ -78,11 +79,13 @@ class SealScreen(RoleScreen):
         if self.ticket not in vm.free_tickets:
             self.ticket = None
         if self.ticket is not None:
-            self.scanned.text = f"Hold ticket {self.ticket}: tap a free line"
+            self.scanned.text = _("Hold ticket {ticket}: tap a free line").format(
+                ticket=self.ticket
+            )
         elif vm.free_tickets and not vm.opened:
-            self.scanned.text = SCAN_IT
+            self.scanned.text = _(SCAN_IT)
         else:
-            self.scanned.text = "Every hold ticket has signed" if not vm.opened else ""
+            self.scanned.text = _("Every hold ticket has signed") if not vm.opened else ""
         for line in vm.lines:
             colour = common.OK if line.winner else (common.OFF if line.signed else common.PANEL_HI)
             button = TouchButton(
@@ -96,7 +99,7 @@ class SealScreen(RoleScreen):
             button.bind(on_release=partial(self._tapped, line.line))
             self.grid.add_widget(button)
         if self.outcome.headline.text == "":
-            self.outcome.clear(f"{SCAN_IT}, then tap a free line")
+            self.outcome.clear(_("Scan the winning hold ticket, then tap a free line"))
 
     def take_scan(self, text: str) -> bool:
         """A hold ticket scanned: checked against the seal's hold tickets (a wrong one is said
@@ -112,11 +115,13 @@ class SealScreen(RoleScreen):
         self.taps.cancel(quiet=True)
         if read.kind == "refused":
             self.show(
-                common.Outcome(False, "Not a hold ticket to sign with", read.why, common.WARN)
+                common.Outcome(False, _("Not a hold ticket to sign with"), read.why, common.WARN)
             )
             return True
         self.ticket = read.ticket
-        self.outcome.clear(f"Hold ticket {read.ticket}: tap a free line, then tap it again")
+        self.outcome.clear(
+            _("Hold ticket {ticket}: tap a free line, then tap it again").format(ticket=read.ticket)
+        )
         self._render_trigger()
         return True
 
@@ -128,24 +133,26 @@ class SealScreen(RoleScreen):
             self.show(
                 common.Outcome(
                     False,
-                    SCAN_IT,
-                    "Then tap a free line, and tap it again to sign it.",
+                    _(SCAN_IT),
+                    _("Then tap a free line, and tap it again to sign it."),
                     common.WARN,
                 )
             )
             return
-        if self.taps.confirmed(button, f"line-{line}", "Sign?"):
+        if self.taps.confirmed(button, f"line-{line}", _("Sign?")):
             self._sign(line)
 
     def _armed(self, armed: bool) -> None:
         if armed:
             line = self.taps.key.removeprefix("line-")
             self.outcome.clear(
-                f"Line {line} for hold ticket {self.ticket}: tap it again to sign it "
-                "(a signed line cannot be undone); touch anywhere else to take it back"
+                _(
+                    "Line {line} for hold ticket {ticket}: tap it again to sign it (a signed "
+                    "line cannot be undone); touch anywhere else to take it back"
+                ).format(line=line, ticket=self.ticket)
             )
         else:
-            self.outcome.clear("Taken back: nothing signed")
+            self.outcome.clear(_("Taken back: nothing signed"))
 
     def on_touch_down(self, touch: MotionEvent) -> bool:
         self.taps.touched(window_pos(self, touch))
