@@ -172,7 +172,7 @@ def identify(st: Station, code: str) -> Identified:
                 + " "
                 + _("Thank you for volunteering!")
                 + bingo,
-            )
+            ),
         )
     return Identified(Player(buyer.code, buyer.initials))
 
