@@ -30,6 +30,7 @@ HEAVY = (
     "usb",
     "serial",
     "zeroconf",
+    "holidays",  # the business-day calendar: deposits and forms, not sales
     "cryptography.x509",
     "pos.cli.bingo",
     "pos.cli.reports",

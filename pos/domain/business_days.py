@@ -22,8 +22,6 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
 
-from holidays import country_holidays
-
 CITATION = (
     "Code of Virginia § 2.2-3300 (legal holidays; as amended 2020, Lee-Jackson Day removed, "
     "Election Day and Juneteenth added; Inauguration Day); 11VAC20-20-80 D (business days)"
@@ -50,6 +48,9 @@ def _statute_name(name: str) -> str:
 
 def virginia_holidays(year: int) -> dict[date, str]:
     """Virginia's legal holidays of `year` (§ 2.2-3300) on the weekdays they are observed."""
+    # The package takes 50 ms to import: only the commands that count business days pay it.
+    from holidays import country_holidays
+
     found = country_holidays("US", subdiv="VA", years=year)
     return {day: _statute_name(str(n)) for day, n in sorted(found.items()) if day.weekday() < 5}
 
