@@ -100,13 +100,20 @@ typecheck: $(STAMP)
 importlint: $(STAMP)
 	$(BIN)/lint-imports
 
+# The tests run in worker processes (pytest-xdist): -n 3 on the 2-core development machine, where
+# part of the suite waits on other processes (stations, Node, chromium) and part is CPU bound
+# (Kivy's software rendering). --dist loadgroup keeps the tests of one xdist_group on one worker,
+# one at a time. Here, not in addopts: `pytest tests/x.py` alone runs in one process.
+# `make test XDIST=` runs the suite in one process; `XDIST="-n 4"` another count.
+XDIST ?= -n 3 --dist loadgroup
+
 # The whole suite.
 unit: setup
-	$(BIN)/pytest
+	$(BIN)/pytest $(XDIST)
 
 # The suite without the tests marked slow (processes, namespaces, Kivy, packaging, crash loops).
 fast: setup
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest -m "not slow" $(XDIST)
 
 test: lint typecheck importlint unit
 
