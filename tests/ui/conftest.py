@@ -126,6 +126,18 @@ def build_hall(directory: Path) -> Path:
     return directory
 
 
+@pytest.fixture(autouse=True)
+def kiosk_language() -> Iterator[None]:
+    """Each test starts in the kiosk's own language: one a test chose (a Spanish screen, the
+    player's tap) is process-wide, and would be the next test's on the same worker when the
+    test ended before its front did (a failure)."""
+    from kiosk import i18n
+
+    i18n.set_language(i18n.DEFAULT)
+    yield
+    i18n.set_language(i18n.DEFAULT)
+
+
 @pytest.fixture(scope="session")
 def hall_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_hall(tmp_path_factory.mktemp("template") / "hall")

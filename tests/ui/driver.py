@@ -87,9 +87,10 @@ class Driver:
 
     # -- waiting --------------------------------------------------------------------------------
 
-    def settle(self, timeout: float = 10.0) -> None:
+    def settle(self, timeout: float = 60.0) -> None:
         """Until the worker and the printer thread are idle, every result is posted back and
-        the frame is drawn."""
+        the frame is drawn. The timeout is a hang guard only: beside other tests' workers
+        (make test's -n 3 on two cores) a screen's work took over 10 s."""
         deadline = time.monotonic() + timeout
         worker = self.runtime.worker
         assert worker is not None
