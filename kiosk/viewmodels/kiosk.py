@@ -264,6 +264,13 @@ def games_screen(st: Station, player: Player) -> GamesVM:
     )
 
 
+def identify_and_list(st: Station, code: str) -> tuple[Identified, GamesVM | None]:
+    """One trip to the worker: who it is and, for a player, the games to show."""
+    result = identify(st, code)
+    games = games_screen(st, result.player) if result.player is not None else None
+    return result, games
+
+
 def _tile(st: Station, deal: BinVM, why: str) -> GameTileVM:
     return GameTileVM(
         serial=deal.serial,

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from pos.domain import event_time
 from pos.errors import BadInput, NotFound
+from pos.ledger.projections import winners as winners_read
 from pos.services import exceptions, kiosk_cash
 from pos.services.station import Station
 
@@ -46,11 +47,7 @@ class KioskCall:
 
 def open_calls(st: Station) -> list[KioskCall]:
     """Every exception this station flagged that is not cleared or decided, oldest first."""
-    rows = st.ledger.conn.execute(
-        "SELECT origin, seq, kind, detail FROM p_flags WHERE origin = ? AND resolved = 0 "
-        "ORDER BY hlc, seq",
-        (st.id,),
-    ).fetchall()
+    rows = winners_read.open_flags_raised_by(st.ledger.conn, st.id)
     kept_open = {c.kept: c.amount for c in kiosk_cash.credit_left_open(st)}
     calls = []
     for origin, seq, kind, detail in rows:

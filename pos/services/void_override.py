@@ -6,7 +6,8 @@ as before."""
 
 from __future__ import annotations
 
-from pos.errors import BadInput, NotPermitted
+from pos.domain.checks import staff as staff_checks
+from pos.errors import BadInput, refuse
 from pos.services import signon, winners
 from pos.services.station import Operator, Station
 
@@ -19,11 +20,12 @@ def approving_manager(st: Station, badge: str, pin: str | None) -> Operator:
     answer = signon.sign_on(st, badge, pin.strip() if pin and pin.strip() else None, "manager")
     if answer.error is not None:
         raise answer.error
-    if answer.person is None:
-        raise NotPermitted(f"badge {badge.strip()!r} cannot approve")
+    refuse(staff_checks.approves_void(badge.strip(), signed_on=answer.person is not None))
     if answer.needs_pin:
         raise BadInput("pin", "the house asks for the manager's PIN too: enter it to approve")
-    return answer.person
+    person = answer.person
+    assert person is not None  # refused just above otherwise: for the type checker
+    return person
 
 
 def void_sale_approved(

@@ -264,12 +264,12 @@ class ResultScreen(RoleScreen):
             self.body.remove_widget(self.left)
 
     def on_scan(self, text: str) -> None:
-        from kiosk.ui.screens.kiosk_idle import identify_and_list
-
         code = text.strip()
         if not code or vm_kiosk.looks_like_ticket(code):
             return
-        self.front.call(lambda st: identify_and_list(st, code), partial(self._scanned_in, code))
+        self.front.call(
+            lambda st: vm_kiosk.identify_and_list(st, code), partial(self._scanned_in, code)
+        )
 
     def _scanned_in(
         self, code: str, answer: tuple[vm_kiosk.Identified, vm_kiosk.GamesVM | None]

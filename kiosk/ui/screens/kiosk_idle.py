@@ -103,7 +103,7 @@ class IdleScreen(RoleScreen):
             check = self.front.screens.get_screen("check")
             check.check_code(code, go=True)
             return
-        self.front.call(lambda st: identify_and_list(st, code), self._identified)
+        self.front.call(lambda st: vm_kiosk.identify_and_list(st, code), self._identified)
 
     def _identified(self, answer: tuple[vm_kiosk.Identified, vm_kiosk.GamesVM | None]) -> None:
         result, games = answer
@@ -135,12 +135,3 @@ def set_large_text(front: object, *, on: bool) -> None:
         for widget in screen.walk():
             if isinstance(widget, Panel) and not isinstance(widget, OutcomeView):
                 widget.set_colour(LARGE_TEXT_BACKGROUND if on else common.PANEL)
-
-
-def identify_and_list(
-    st: Station, code: str
-) -> tuple[vm_kiosk.Identified, vm_kiosk.GamesVM | None]:
-    """One trip to the worker: who it is and, for a player, the games to show."""
-    result = vm_kiosk.identify(st, code)
-    games = vm_kiosk.games_screen(st, result.player) if result.player is not None else None
-    return result, games

@@ -23,3 +23,11 @@ def sets_pin(by: str, by_name: str, by_roles: Collection[str], badge: str) -> Re
             f"badge {by} ({by_name}) may set only their own PIN; a manager sets {badge}'s"
         )
     return None
+
+
+def approves_void(badge: str, *, signed_on: bool) -> Refusal | None:
+    """ROLE (NotPermitted): a void asked for at the booth is approved by a badge that signs on
+    as a manager there."""
+    if not signed_on:
+        return Refusal.not_permitted(f"badge {badge!r} cannot approve")
+    return None

@@ -578,6 +578,19 @@ def flags(
     ]
 
 
+def open_flags_raised_by(conn: sqlite3.Connection, origin: str) -> list[tuple[str, int, str, str]]:
+    """(origin, seq, kind, detail) of every flag station `origin` raised that is not resolved,
+    oldest first: a kiosk's open calls."""
+    return [
+        (str(row[0]), int(row[1]), str(row[2]), str(row[3]))
+        for row in conn.execute(
+            "SELECT origin, seq, kind, detail FROM p_flags WHERE origin = ? AND resolved = 0 "
+            "ORDER BY hlc, seq",
+            (origin,),
+        )
+    ]
+
+
 def flags_between(conn: sqlite3.Connection, low: str, high: str) -> list[dict[str, Any]]:
     """Flags stamped in [low, high), oldest first: kind, origin, detail."""
     return dict_rows(
