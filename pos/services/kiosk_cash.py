@@ -195,18 +195,7 @@ def cash_out(st: Station, reason: str) -> PaidOut | None:
         held = credit(st)
         if held <= 0:
             return None
-        number = next_receipt_number(st)
-        st.append(
-            "VoucherIssued",
-            {
-                "amount": held,
-                "reason": f"kiosk credit: {reason}",
-                "by": None,
-                "receipt": number,
-                "from_credit": True,
-            },
-        )
-    return PaidOut(number, held)
+        return _voucher(st, held, f"kiosk credit: {reason}", by=None, from_credit=True)
 
 
 CreditLeft = cash_read.CreditLeft
@@ -246,18 +235,25 @@ def pay_out_credit_left(st: Station, kept: str, *, operator: str | None) -> Paid
         found = next((c for c in credit_left_open(st) if c.kept == kept), None)
         if found is None:
             raise NotFound(f"no credit left on {st.id} is open under {kept!r}: paid out already?")
-        number = next_receipt_number(st)
-        st.append(
-            "VoucherIssued",
-            {
-                "amount": found.amount,
-                "reason": f"kiosk credit a player left: {found.reason}",
-                "by": by.badge,
-                "receipt": number,
-                "credit_left": kept,
-            },
+        return _voucher(
+            st,
+            found.amount,
+            f"kiosk credit a player left: {found.reason}",
+            by=by.badge,
+            credit_left=kept,
         )
-    return PaidOut(number, found.amount)
+
+
+def _voucher(st: Station, amount: int, reason: str, *, by: str | None, **about: object) -> PaidOut:
+    """The kiosk's credit leaves as a voucher under the next receipt number (the print queue
+    prints it); `about` says which credit (`from_credit`, `credit_left`). In the caller's
+    transaction."""
+    number = next_receipt_number(st)
+    st.append(
+        "VoucherIssued",
+        {"amount": amount, "reason": reason, "by": by, "receipt": number, **about},
+    )
+    return PaidOut(number, amount)
 
 
 GIVEN_BACK_AT_START = "in escrow when the kiosk stopped: given back when it started"
