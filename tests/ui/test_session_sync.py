@@ -5,52 +5,19 @@ plain words; alone, "No other station found"."""
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pos.ledger import Ledger, replication
-from pos.ledger.keys import StationKey
+from pos.ledger import replication
 from pos.services import signon
-from pos.services.station import LEDGER_FILE, STATION_KEY_FILE, Station, StationConfig
-from sync.server import ReplicationServer
+from pos.services.station import Station
+from tests.sync.test_twin_station import serving
 from tests.ui.conftest import SELLER_PIN
 from tests.ui.driver import Driver
 
 pytestmark = pytest.mark.slow  # Kivy renders every screen
-
-
-@contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    """The station in `directory` serving replication on 127.0.0.1, as `booth serve` does."""
-    config = StationConfig.load(directory)
-    ledger = Ledger.open(
-        directory / LEDGER_FILE,
-        station=config.station,
-        key=StationKey.from_hex((directory / STATION_KEY_FILE).read_text()),
-        hall_public_key=config.hall_public_key,
-    )
-    server = ReplicationServer(
-        ("127.0.0.1", 0),
-        station_dir=directory,
-        ledger=ledger,
-        write_lock=threading.Lock(),
-        hall=config.hall,
-        station=config.station,
-    )
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1})
-    thread.start()
-    try:
-        yield f"https://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-        ledger.close()
 
 
 def _booth_at_close(ui: Driver) -> None:
