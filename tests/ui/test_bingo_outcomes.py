@@ -8,19 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pos.services import bingo_games
-from tests.ui.driver import Driver
 from tests.ui.test_bingo_screens import _log_in, bingo_night
+from tests.ui.test_money_path_screens import _count
 
-
-def _count(ui: Driver, event: str) -> int:
-    return int(
-        ui.runtime.worker_call(
-            lambda st: st.ledger.conn.execute(
-                "SELECT count(*) FROM events WHERE type = ?", (event,)
-            ).fetchone()[0]
-        )
-    )
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def test_not_won_and_not_opened_take_a_second_tap(demo_hall: Path, open_front: Any) -> None:

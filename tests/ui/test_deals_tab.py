@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from kivy.uix.button import Button
 
 from tests.ui.driver import Driver
+
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def _closes(ui: Driver) -> list[str]:

@@ -7,9 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pos.services import settings
 from tests.ui.driver import Driver
 from tests.ui.test_bingo_screens import _log_in
+
+pytestmark = pytest.mark.slow  # Kivy renders every screen
 
 
 def _rentals(ui: Driver) -> int:

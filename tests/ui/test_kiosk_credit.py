@@ -19,6 +19,8 @@ from tests.ui.driver import Driver
 from tests.ui.test_kiosk import Seconds
 from tests.ui.test_kiosk_cash import feed, ledger, printed_text
 
+pytestmark = pytest.mark.slow  # Kivy renders every screen
+
 
 def _bought_two_with_five(ui: Driver, card: str = "C-1001") -> None:
     ui.scan(card)

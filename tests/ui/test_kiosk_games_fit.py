@@ -24,6 +24,8 @@ from tests.ui.conftest import NOW
 from tests.ui.driver import Driver
 from tests.ui.test_kiosk_cash import feed, ledger
 
+pytestmark = pytest.mark.slow  # Kivy renders every screen
+
 LANGUAGES = ("en", "es")
 SIZES = ("normal", "large")
 MORE_GAMES = (

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.ui.driver import Driver
 from tests.ui.test_bingo_screens import PROGRAM
 from tests.ui.test_touch_only import FLARE
@@ -60,6 +62,7 @@ def test_files_on_a_stick_are_told_apart_by_content(tmp_path: Path) -> None:
     assert flares == {"program.json"}
 
 
+@pytest.mark.slow  # Kivy renders the screen
 def test_the_program_tab_loads_a_program_from_the_stick_by_touch(
     demo_hall: Path, open_front: Any, tmp_path: Path
 ) -> None:
@@ -82,6 +85,7 @@ def test_the_program_tab_loads_a_program_from_the_stick_by_touch(
     ui.shot("manager-program-loaded", both=False)
 
 
+@pytest.mark.slow  # Kivy renders the screen
 def test_the_deals_tab_never_offers_a_program_file(
     demo_hall: Path, open_front: Any, tmp_path: Path
 ) -> None:
