@@ -31,7 +31,9 @@ from pos.services import staff as staff_service
 from pos.services.station import Station
 from tests.conftest import TRAINING_NOW
 
-pytestmark = pytest.mark.slow  # builds the wheel and the Debian package, installs them
+# Builds the wheel and the Debian package and installs them (slow). On one xdist worker, so
+# the module-scoped artefacts are built once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
@@ -58,11 +60,33 @@ def ok(result: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[
 # --- the artifacts -------------------------------------------------------------------------
 
 
+def copy_tree_files(path: Path) -> Path:
+    """This working tree's files (tracked and new, not ignored) copied under `path`.
+
+    A build writes into its source tree (booth.egg-info, the sdist's staging directory), so a
+    test never builds in the checkout: two builds there at once (two test workers, or a test
+    beside a developer's `make dist`) remove each other's staging files.
+    """
+    listed = ok(
+        run("git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    )
+    for name in filter(None, listed.stdout.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            target = path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+            target.chmod(source.stat().st_mode & 0o777)
+    return path
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`python -m build` as `make dist` runs it: the sdist, then the wheel built from it."""
+    """`python -m build` as `make dist` runs it (the sdist, then the wheel built from it), in a
+    copy of this tree."""
     out = tmp_path_factory.mktemp("dist")
-    ok(run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=ROOT))
+    source = copy_tree_files(tmp_path_factory.mktemp("source") / "booth")
+    ok(run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source, cwd=source))
     return out
 
 

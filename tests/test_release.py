@@ -23,7 +23,7 @@ import pytest
 
 from pos import __version__
 from tests.conftest import TRAINING_NOW
-from tests.test_packaging import base_system, borrowing_venv
+from tests.test_packaging import base_system, borrowing_venv, copy_tree_files
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASE = ROOT / "packaging" / "release.py"
@@ -205,17 +205,7 @@ class Released:
 
 def copy_of_this_tree(path: Path) -> Repo:
     """This working tree's files (tracked and new, not ignored) as a git repository of its own."""
-    listed = ok(
-        run("git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    )
-    for name in filter(None, listed.stdout.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            target = path / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(source.read_bytes())
-            target.chmod(source.stat().st_mode & 0o777)
-    return init_repo(path)
+    return init_repo(copy_tree_files(path))
 
 
 def make_release(repo: Repo, dist: Path) -> str:
