@@ -536,16 +536,26 @@ class Grid(GridLayout):  # type: ignore[misc]
         self.spacing = theme.px(self._gap)
 
 
+class _FixedHeight:
+    """A widget's height at 800x480, rescaled with the window. The theme lives as long as the
+    process and holds a bound method weakly, a closure strongly: bound to a closure, every
+    widget ever made fixed (and its whole screen, through its parents) would live as long."""
+
+    def __init__(self, widget: Widget, height: float) -> None:
+        self.widget = widget
+        self.height = height
+
+    def rescale(self, *_: object) -> None:
+        self.widget.height = theme.px(self.height)
+
+
 def fixed(widget: Widget, height: float) -> Widget:
     """Give `widget` a fixed height of `height` px at 800x480, scaled with the window."""
     widget.size_hint_y = None
-
-    def rescale(*_: object) -> None:
-        widget.height = theme.px(height)
-
-    theme.bind(scale=rescale)
-    widget._booth_rescale = rescale  # keep the closure alive as long as the widget
-    rescale()
+    follower = _FixedHeight(widget, height)
+    theme.bind(scale=follower.rescale)
+    widget._booth_rescale = follower  # alive as long as the widget: the theme's ref is weak
+    follower.rescale()
     return widget
 
 
