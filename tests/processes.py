@@ -1,7 +1,10 @@
 """Every process a test starts ends when the test ends, pass, fail or time-out.
 
 - `spawn` (fixture): `subprocess.Popen` in a session of its own; when the test ends, its whole
-  process group is killed and reaped.
+  process group is killed and reaped. Its process starts with SIGINT and SIGQUIT as a
+  terminal gives them, whatever pytest was started with: a shell's background job (CI,
+  `make test &`) ignores SIGINT, an ignored signal stays ignored through exec, and Python then
+  never turns SIGINT into KeyboardInterrupt (`booth scan` under a test waited forever).
 - `end(process)`: the same for a Popen a helper holds (its stop() falls back to it).
 - The safety net (autouse, and at the end of the session): whatever process a test leaves
   running below pytest is killed, and the test fails naming it. pytest is made a child
@@ -160,13 +163,21 @@ def spawn() -> Iterator[Callable[..., subprocess.Popen[Any]]]:
     started: list[subprocess.Popen[Any]] = []
 
     def start(args: Any, **options: Any) -> subprocess.Popen[Any]:
-        process: subprocess.Popen[Any] = subprocess.Popen(args, start_new_session=True, **options)
+        process: subprocess.Popen[Any] = subprocess.Popen(
+            args, start_new_session=True, preexec_fn=_terminal_signals, **options
+        )
         started.append(process)
         return process
 
     yield start
     for process in started:
         end(process)
+
+
+def _terminal_signals() -> None:
+    """In the child, before exec: SIGINT and SIGQUIT back to their default dispositions."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 def pytest_configure(config: pytest.Config) -> None:
