@@ -88,6 +88,12 @@ def _program_file(tmp_path: Path, data: dict[str, Any], name: str = "program.jso
 @pytest.fixture
 def bingo_hall(hall: Hall, tmp_path: Path) -> Hall:
     """Paper received from its invoices, a pack, a device package and the program."""
+    return stock_bingo_hall(hall, tmp_path)
+
+
+def stock_bingo_hall(hall: Hall, tmp_path: Path) -> Hall:
+    """`hall` with paper received from its invoices, a pack, a device package and the
+    program (its file written under `tmp_path`)."""
     ok(
         hall(
             "paper",

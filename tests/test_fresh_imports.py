@@ -15,7 +15,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from tests.test_import_cycles import ROOT, module_files
+
+pytestmark = pytest.mark.slow  # a fresh interpreter for each of Booth's 300-odd modules
 
 KIVY_ENVIRONMENT = {
     "KIVY_NO_ARGS": "1",

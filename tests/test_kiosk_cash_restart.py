@@ -34,6 +34,8 @@ from tests.hardware.acceptor_rigs import PROTOCOLS, Driver, Rig, escrow, make_de
 from tests.hardware.test_acceptor_reset import CLEARS_AFTER, restarted, taking_bills
 from tests.test_kiosk_self_service import ENVIRON, kiosk  # noqa: F401  (the fixture)
 
+pytestmark = pytest.mark.slow  # validators on ptys, powered off and on in real time
+
 WAIT = 30.0  # s: a passing test waits only as long as the kiosk takes
 TWENTY = kiosk_cash.Purchase("S1", 20, "C-1", 100)  # $20: the bills fed stay credit
 TWO = kiosk_cash.Purchase("S1", 2, "C-1", 100)  # $2: a $5 bill completes it

@@ -269,6 +269,7 @@ def running(pid: int) -> bool:
     return stat[stat.rindex(b")") + 2 :].split()[0] not in (b"Z", b"X")
 
 
+@pytest.mark.slow  # a pytest of its own, waiting out its test's time-out
 def test_processes_a_failing_or_timed_out_test_started_are_ended(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     (tmp_path / "test_leaky.py").write_text(LEAKY.replace("PIDS", str(pids)))

@@ -28,6 +28,8 @@ from tests.hardware.acceptor_rigs import (
     until_fault,
 )
 
+pytestmark = pytest.mark.slow  # validators on ptys: escrow, stacking, power cuts in real time
+
 
 @pytest.fixture(params=PROTOCOLS)
 def line(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:

@@ -20,6 +20,8 @@ from hardware.acceptor.ssp_device import SspDevice
 from pos.services.ports import BillEvent
 from tests.hardware.acceptor_rigs import PROTOCOLS, Rig, escrow, make_device, make_driver
 
+pytestmark = pytest.mark.slow  # validators on ptys, reset and settled in real time
+
 CLEARS_AFTER = 3  # polls an SSP validator takes, after SLAVE RESET, to say where the bill went
 
 

@@ -17,6 +17,8 @@ from hardware.acceptor.ssp_device import SspDevice
 from hardware.acceptor.ssp_driver import SspAcceptor, from_spec
 from pos.services.ports import BillEvent
 
+pytestmark = pytest.mark.slow  # an SSP validator on a pty, in real time
+
 
 def test_packets_match_the_published_examples() -> None:
     # HOST PROTOCOL VERSION 8 and the slave's OK, from ITL's SSP documentation

@@ -12,8 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.ui.conftest import NOW, SELLER_PIN
 from tests.ui.driver import Driver
+
+pytestmark = pytest.mark.slow  # Kivy renders the screen; booth runs beside it
 
 BOOTH = str(Path(sys.executable).parent / "booth")
 
