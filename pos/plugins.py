@@ -18,21 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pos.errors import PluginLoadFailed, PluginNotFound
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+# importlib.metadata is imported where a plugin is looked up (7 ms with the email package it
+# brings): a command that loads no plugin, a sale among them, does not pay it.
 
 
 @cache
 def _installed(group: str) -> dict[str, EntryPoint]:
     """name -> entry point of the installed distributions in `group`; read once a group."""
+    from importlib.metadata import entry_points
+
     return {entry.name: entry for entry in entry_points(group=group)}
 
 
 def found(group: str, built_in: Mapping[str, str] | None = None) -> dict[str, EntryPoint]:
     """name -> entry point in `group`: the built-in references, then the installed ones (in
     the order the distributions list them)."""
+    from importlib.metadata import EntryPoint
+
     result = {
         name: EntryPoint(name=name, value=value, group=group)
         for name, value in (built_in or {}).items()

@@ -30,7 +30,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         return real(group=group)
 
     plugins._installed.cache_clear()
-    monkeypatch.setattr(plugins, "entry_points", entry_points)
+    monkeypatch.setattr(metadata, "entry_points", entry_points)  # plugins imports it when read
     yield reads
     plugins._installed.cache_clear()
 

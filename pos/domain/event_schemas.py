@@ -17,8 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from pos.domain.bingo_program import InvalidProgram, parse_program
-from pos.domain.flare import InvalidFlare, parse_flare
 from pos.domain.newer_release import MAX_GOVERNED
 from pos.domain.pins import is_stored_form
 from pos.domain.rule_records import release_problem
@@ -175,7 +173,13 @@ CERTIFICATE = obj(
 VOUCHER_REF = obj({"station": req(NAME), "number": req(RECEIPT)})
 
 
+# The flare's and the program's parsers are imported by the checks that use them: every
+# command that opens a station imports this module, few of them see a deal or a program.
+
+
 def _flare(value: object) -> str | None:
+    from pos.domain.flare import InvalidFlare, parse_flare
+
     try:
         parse_flare(value)
     except InvalidFlare as exc:
@@ -219,6 +223,8 @@ def _sale_amount(body: dict[str, object]) -> str | None:
 
 
 def _program(value: object) -> str | None:
+    from pos.domain.bingo_program import InvalidProgram, parse_program
+
     try:
         parse_program(value)
     except InvalidProgram as exc:

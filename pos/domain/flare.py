@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -336,6 +335,8 @@ def load_flare_text(text: str, fmt: str) -> Flare:
         except RecursionError:
             raise InvalidFlare("flare", "the JSON text is nested too deeply") from None
     elif kind == "toml":
+        import tomllib  # here: every event's schema check imports this module, few read TOML
+
         try:
             data = tomllib.loads(text)
         except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits

@@ -11,13 +11,11 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from pos.clock import Clock, SystemClock
 from pos.domain import hlc
@@ -37,7 +35,10 @@ from pos.ledger.keys import Certificate, PublicKey, StationKey
 from pos.ledger.projections import ALL, ProjectionSet
 from pos.ledger.projections.base import PROJECTION_ERRORS
 from pos.ledger.projections.hall import HALL
-from pos.ledger.schema import migrations
+from pos.ledger.schema_names import all_applied
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # Kinds that introduce an origin: their body carries the certificate of the station's key.
 INTRODUCING_KINDS = frozenset({"HallCreated", "StationJoined"})
@@ -100,7 +101,7 @@ def _upgraded_copy(
             hall_public_key=hall_public_key,
             projections=projections,
         )
-        migrations.apply(copy.db)
+        _migrate(copy.db)
         if rebuild:
             copy.rebuild()
     except BaseException:
@@ -142,6 +143,12 @@ def damaged(exc: BaseException, path: Path | None = None) -> StorageFailure:
     return damage.storage_error(exc, path)
 
 
+def _migrate(db: Database) -> None:
+    from pos.ledger.schema import migrations
+
+    migrations.apply(db)
+
+
 def ledger_error(exc: sqlite3.DatabaseError) -> StorageFailure:
     """An SQLite error no command caught, as the core's error: the file damaged, the disk
     failing, or the file not read."""
@@ -174,7 +181,6 @@ class Ledger:
     ) -> None:
         self.conn = conn
         self.clock: Clock = clock or SystemClock()  # when an incident was recorded
-        self.db = Database(conn, execute_plugins=False)
         self.station = station
         self._key = key
         self.hall_public_key = hall_public_key
@@ -186,6 +192,14 @@ class Ledger:
         self.rebuilt_on_open: int | None = None
         #: read-only: the file's projections were made by another version (read from memory)
         self.stale_projections = False
+
+    @cached_property
+    def db(self) -> Database:
+        """sqlite-utils over this connection: imported when first wanted (a migration, the
+        incidents read), not by every command that opens the station (20 ms a process)."""
+        from sqlite_utils import Database
+
+        return Database(self.conn, execute_plugins=False)
 
     # --- opening -----------------------------------------------------------------------------
 
@@ -231,7 +245,8 @@ class Ledger:
                 clock=clock,
             )
             ledger.path = path
-            migrations.apply(ledger.db)
+            if not all_applied(conn):
+                _migrate(ledger.db)
             ledger._ensure_projections(progress)
         except sqlite3.DatabaseError as exc:
             if is_damaged(exc):
@@ -281,7 +296,7 @@ class Ledger:
             )
         try:
             stored = conn.execute("SELECT value FROM meta WHERE key = 'projections'").fetchone()
-            behind = bool(migrations.pending(Database(conn, execute_plugins=False)))
+            behind = not all_applied(conn)
             stale = stored is None or stored[0] != projections.fingerprint
             if behind or stale:
                 # Another version of Booth wrote the file (an upgrade not yet started): this
@@ -774,6 +789,8 @@ class SignatureCheck:
         chunks = [list(batch[i : i + _CHECK_CHUNK]) for i in range(0, len(batch), _CHECK_CHUNK)]
         if len(chunks) < 2:
             return [ok for chunk in chunks for ok in self._chunk(chunk)]
+        from concurrent.futures import ThreadPoolExecutor  # only a batch to sync needs it
+
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             return [ok for result in pool.map(self._chunk, chunks) for ok in result]
 

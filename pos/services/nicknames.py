@@ -4,12 +4,18 @@ William, Peggy for Margaret), handed to the pure name matching of pos.domain.nam
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from nicknames import NickNamer
+if TYPE_CHECKING:
+    from nicknames import NickNamer
 
 
 @lru_cache(maxsize=1)
 def _namer() -> NickNamer:
+    # imported here: the package reads its version through importlib.metadata (10 ms), and
+    # only a buyer checked against the roster needs it, not every `booth` command
+    from nicknames import NickNamer
+
     return NickNamer()  # reads the CSV shipped inside the package: no network
 
 
