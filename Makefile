@@ -107,8 +107,8 @@ importlint: $(STAMP)
 
 # The tests run in worker processes (pytest-xdist): -n 3 on the 2-core development machine, where
 # part of the suite waits on other processes (stations, Node, chromium) and part is CPU bound
-# (Kivy's software rendering): the tests of make check took 5.0 min at -n 3, 5.6 at -n 2, beside
-# another test run on one core (2026-12-05). --dist loadgroup keeps the tests of one xdist_group
+# (Kivy's software rendering): make check's tests took 55 s at -n 3, 59-65 s at -n 4 on the
+# idle machine (2026-12-05). --dist loadgroup keeps the tests of one xdist_group
 # on one worker, one at a time. Here, not in addopts: `pytest tests/x.py` alone runs in one process.
 # `make test XDIST=` runs the suite in one process; `XDIST="-n 4"` another count.
 XDIST ?= -n 3 --dist loadgroup
