@@ -335,7 +335,7 @@ def load_flare_text(text: str, fmt: str) -> Flare:
         except RecursionError:
             raise InvalidFlare("flare", "the JSON text is nested too deeply") from None
     elif kind == "toml":
-        import tomllib  # here: every event's schema check imports this module, few read TOML
+        import tomllib  # here: few flares come as TOML, and every deal command imports this module
 
         try:
             data = tomllib.loads(text)
