@@ -32,7 +32,7 @@ from pos.cli import owner_start
 from pos.cli.control import ControlServer
 from pos.cli.progress import rebuild_lines
 from pos.clock import Clock
-from pos.services import receipts
+from pos.services import print_queue, receipts
 from pos.services.ports import BillAcceptor, Dispenser, ReceiptPrinter, Scanner
 from pos.services.station import Station
 from pos.services.worker import StationWorker
@@ -406,7 +406,7 @@ class StationRuntime:
             if error is not None:
                 break
             printed.append(job.number)
-        queued = worker.call(receipts.pending)
+        queued = worker.call(print_queue.pending)
         self._show_printing(printed, queued, error)
         return {"printed": printed, "queued": queued, "error": error}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.dispenser import SimulatedDispenser
-from pos.services import exceptions, kiosk_cash, receipts
+from pos.services import exceptions, kiosk_cash, print_queue
 from pos.services.ports import BillEvent
 from pos.services.station import Station
 from tests.test_kiosk_self_service import ENVIRON, kiosk  # noqa: F401  (the fixture)
@@ -89,7 +89,7 @@ def test_a_crash_with_a_bill_in_escrow_is_settled_at_start_up(kiosk: Path) -> No
         assert states(st)[0][0] == "stacked" and sold(st) == 0
         assert kiosk_cash.credit(st) == 0  # kept for staff: the next player cannot spend it
         assert [c.amount for c in kiosk_cash.credit_left_open(st)] == [500]
-        assert not receipts.pending(st)  # nothing prints to a kiosk nobody may stand at
+        assert not print_queue.pending(st)  # nothing prints to a kiosk nobody may stand at
         assert {"acceptor-unknown", "dispense-unknown", "kiosk-credit-left"} <= set(flags(st))
 
 

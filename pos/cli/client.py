@@ -9,15 +9,12 @@ runs the command itself (`pos.cli.main`).
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import errno
 import os
-import shutil
 import socket
 import stat
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,6 +87,8 @@ def _input(path: str, room: int) -> dict[str, str]:
         return {"problem": exc.strerror or str(exc)}
     if len(data) > room:
         return {"problem": f"is larger than the {MAX_UPLOAD:,} bytes a command may send along"}
+    import base64  # this and the file writers' imports: only a command carrying files needs them
+
     return {"data": base64.b64encode(data).decode()}
 
 
@@ -255,6 +254,8 @@ def _write_file(path: str, data: bytes, mode: int) -> None:
         with open(path, "wb") as handle:
             handle.write(data)
         return
+    import tempfile
+
     directory, name = os.path.split(path)
     fd, partial = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=directory or ".")
     try:
@@ -274,6 +275,10 @@ def _write_directory(path: str, files: list[dict[str, Any]]) -> None:
     """The files of a directory output, whole or not at all: all of them are written into a
     new directory beside `path` first; it then becomes `path` (when `path` is missing or
     empty), or its files replace theirs in `path`."""
+    import base64
+    import shutil
+    import tempfile
+
     parent, name = os.path.split(os.path.normpath(path))
     partial = tempfile.mkdtemp(prefix=f".{name}.", suffix=".partial", dir=parent or ".")
     try:
@@ -308,6 +313,8 @@ def write_outputs(outputs: list[dict[str, Any]]) -> str | None:
             if output.get("kind") == "dir":
                 _write_directory(path, list(output["files"]))
             else:
+                import base64
+
                 _write_file(path, base64.b64decode(output["data"]), int(output["mode"]))
         except OSError as exc:
             return f"cannot write {path}: {exc.strerror or exc}"

@@ -16,11 +16,10 @@ import click
 from pos.domain.money import json_form
 from pos.errors import BoothError
 from pos.ledger import requests
-from pos.services import money_path, receipts
+from pos.services import money_path, print_queue
 from pos.services.station import Station
-from pos.services.w2g import Winner
 
-if TYPE_CHECKING:  # imported where used: a write (`booth sell`) needs neither
+if TYPE_CHECKING:  # imported where used: a write (`booth sell`) needs none of them
     from pos.services.ports import ReceiptPrinter
     from pos.services.read_access import Reader
 
@@ -184,7 +183,7 @@ def configured_printer(st: Station) -> ReceiptPrinter | None:
 def print_queued_receipts(st: Station) -> None:
     """After a command: print what it queued. A printer fault keeps the jobs queued and the
     station working, and says so (the receipt prints when the printer is back)."""
-    if not receipts.pending(st):
+    if not print_queue.pending(st):
         return
     try:
         printer = configured_printer(st)
@@ -193,6 +192,8 @@ def print_queued_receipts(st: Station) -> None:
         return
     if printer is None:
         return
+    from pos.services import receipts  # what a receipt says: only once one prints
+
     result = receipts.print_pending(st, printer)
     if result["error"]:
         click.echo(
@@ -269,6 +270,8 @@ def winner_options(func: Callable[..., Any]) -> Callable[..., Any]:
         winner_id: str,
         **kwargs: Any,
     ) -> Any:
+        from pos.services.w2g import Winner  # only the commands that pay a prize
+
         parts = (winner_name, winner_address, winner_tin, winner_id)
         winner = Winner(*parts) if any(parts) else None
         return func(*args, winner=winner, **kwargs)

@@ -4,10 +4,18 @@ A station's running owner (its screen or `booth serve`) owns its writes: when on
 station's control socket, the command line is sent to it and its answer printed here, exactly
 as if the command had run here. Otherwise (nothing runs, or the owner says so) the command runs
 in this process. This path imports only the standard library until it knows which.
+
+Run here, a command's imports make tens of thousands of objects (classes, functions, the
+methods dataclasses write) that live until the process ends. The cyclic collector would trace
+them on each of its passes, and finalization traces them again at exit, which in a short command
+costs more than its work (issue #31: 18 ms of a 132 ms `booth sell`). So the collector pauses
+while the core is imported; what the imports made is then frozen (`gc.freeze`), out of every
+later pass, and the collector runs again for the command, which may be a long-lived `booth serve`.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -60,6 +68,16 @@ def main() -> None:
             sys.exit(130)
         else:
             sys.exit(client.emit(result))
-    from pos.cli.main import main as run_here
-
-    run_here(argv)
+    gc.disable()
+    try:
+        from pos.cli.main import main as run_here
+    finally:
+        gc.freeze()
+        gc.enable()
+    try:
+        run_here(argv)
+    finally:
+        # The command's garbage is collected (and finalized) now, while the imports stay out
+        # of the pass; then nothing is left for finalization to trace.
+        gc.collect()
+        gc.freeze()

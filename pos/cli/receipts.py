@@ -10,7 +10,7 @@ from pos.cli.common import configured_printer, emit, json_option, operator_optio
 from pos.cli.file_params import OutputPath
 from pos.domain.money import format_money
 from pos.errors import BadInput, HardwareFailure
-from pos.services import devices, receipts, vouchers
+from pos.services import devices, print_queue, receipts, vouchers
 from pos.services.outputs import replacing
 
 
@@ -126,7 +126,7 @@ def printer_status(ctx: click.Context) -> None:
     with state(ctx).open_station() as st:
         device = configured_printer(st)
         status = device.status() if device is not None else {"printer": None}
-        queue = receipts.queue_status(st)
+        queue = print_queue.queue_status(st)
     data = {**status, **queue}
     emit(
         ctx,

@@ -18,10 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from pos.domain.newer_release import MAX_GOVERNED
-from pos.domain.pins import is_stored_form
-from pos.domain.rule_records import release_problem
 from pos.domain.rulebook import Settings
-from pos.domain.signon import HOUSE_SETTINGS, InvalidSignOn, house_setting
 
 Check = Callable[[object], str | None]  # None: fits; else what is wrong with the value
 
@@ -173,8 +170,9 @@ CERTIFICATE = obj(
 VOUCHER_REF = obj({"station": req(NAME), "number": req(RECEIPT)})
 
 
-# The flare's and the program's parsers are imported by the checks that use them: every
-# command that opens a station imports this module, few of them see a deal or a program.
+# The parsers and rules a check calls are imported by the check (the flare's, the program's, a
+# release's name, a PIN hash's form, a house setting's): every command that opens a station
+# imports this module, few of them see such an event.
 
 
 def _flare(value: object) -> str | None:
@@ -201,10 +199,20 @@ def _rulebook_setting(body: dict[str, object]) -> str | None:
 
 def _pin_hash(value: object) -> str | None:
     """Only a PIN's slow hash is ever in a body, never the PIN."""
+    from pos.domain.pins import is_stored_form
+
     return None if is_stored_form(value) else "is not a PIN hash (scrypt$N$r$p$SALT$HASH)"
 
 
+def _release(value: object) -> str | None:
+    from pos.domain.rule_records import release_problem
+
+    return release_problem(value)
+
+
 def _house_setting(body: dict[str, object]) -> str | None:
+    from pos.domain.signon import HOUSE_SETTINGS, InvalidSignOn, house_setting
+
     if str(body.get("key")).strip().lower() not in HOUSE_SETTINGS:
         return None  # a newer release's setting: kept and shown (pos.domain.newer_release)
     try:
@@ -284,7 +292,7 @@ SCHEMAS: dict[str, Schema] = {
             "training": req(flag),
             "hall_public_key": req(NAME),
             "certificate": req(CERTIFICATE),
-            "release": opt(release_problem),
+            "release": opt(_release),
         }
     ),
     "StationAdded": Schema(
@@ -296,10 +304,10 @@ SCHEMAS: dict[str, Schema] = {
         }
     ),
     "StationJoined": Schema(
-        {"certificate": req(CERTIFICATE), "token": opt(NAME), "release": opt(release_problem)}
+        {"certificate": req(CERTIFICATE), "token": opt(NAME), "release": opt(_release)}
     ),
     # Before the first event a station records under a release it did not begin under
-    "ReleaseInstalled": Schema({"release": req(release_problem), "previous": req(release_problem)}),
+    "ReleaseInstalled": Schema({"release": req(_release), "previous": req(_release)}),
     "StaffAdded": Schema(
         {
             "badge": req(NAME),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from pos.domain.receipt import Receipt
+if TYPE_CHECKING:  # a port's type only: a sale with no printer makes no Receipt
+    from pos.domain.receipt import Receipt
 
 
 class DispenserFault(Exception):

@@ -19,6 +19,7 @@ from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import receipts as receipts_read
 from pos.services.inputs import checked_input
 from pos.services.ports import PrinterFault, ReceiptPrinter
+from pos.services.print_queue import pending
 from pos.services.raffle_tickets import ticket_content, ticket_status
 from pos.services.station import STATION_KEY_FILE, Station
 
@@ -266,10 +267,6 @@ def verify_payload(st: Station, text: str) -> dict[str, Any]:
 # --- the print queue ----------------------------------------------------------------------------
 
 
-def pending(st: Station) -> list[int]:
-    return [row["number"] for row in receipts_read.unprinted(st.ledger.conn, st.id)]
-
-
 @dataclass(frozen=True)
 class PrintJob:
     """A receipt claimed for printing (its PrintStarted recorded): what to send the printer."""
@@ -357,14 +354,6 @@ def reprint(
     with st.ledger.transaction():
         st.append("ReceiptPrinted", {"receipt": number, "reprint": True, "by": by.badge})
     return {"receipt": number, "reprint": True}
-
-
-def queue_status(st: Station) -> dict[str, Any]:
-    rows = receipts_read.unprinted(st.ledger.conn, st.id)
-    return {
-        "queued": [r["number"] for r in rows],
-        "last_error": next((r["last_error"] for r in rows if r["last_error"]), None),
-    }
 
 
 def show(st: Station, station: str, number: int) -> Receipt:

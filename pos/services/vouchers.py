@@ -14,7 +14,6 @@ from pos.ledger.projections.prizes import voucher_prize
 from pos.services.inputs import checked_input
 from pos.services.money_path import prize_unpaid, session_if_any
 from pos.services.numbering import next_receipt_number
-from pos.services.receipts import verify_payload
 from pos.services.station import Station
 
 
@@ -73,6 +72,8 @@ def checked_voucher(st: Station, code: str) -> tuple[str, int, str]:
     keys only, a typed code the vouchers on file."""
     if not _is_qr(code):
         return typed_voucher(st, code)
+    from pos.services.receipts import verify_payload  # how receipts are made: for a QR only
+
     checked = verify_payload(st, code)
     if checked["kind"] != "voucher":
         raise BadInput("voucher", f"the code is a {checked['kind']} receipt, not a voucher")

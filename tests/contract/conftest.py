@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pos.services import books_cash, receipts
+from pos.services import books_cash, print_queue, receipts
 from pos.services.current_session import open_session_now
 from pos.services.station import Station
 from tests.conftest import Result, make_training_hall
@@ -91,7 +91,7 @@ class Night:
         if not kind.prize_needs_code:
             return kind.prize
         with Station(self.booth.directory, environ=ENVIRON) as st:
-            number = max(receipts.pending(st) or [0])
+            number = max(print_queue.pending(st) or [0])
             code = receipts.receipt(st, st.id, number).qr
         assert code
         return (*kind.prize[:2], code, *kind.prize[2:])
