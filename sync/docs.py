@@ -55,6 +55,8 @@ def doc_json(event: Event) -> str:
 
 
 def from_doc(doc: Any) -> Event:
+    """The event a document holds. The document is the caller's no more: its body becomes the
+    event's shared body (Event.from_dict's `take_body`)."""
     if not isinstance(doc, dict):
         raise BadDocument("a document must be a JSON object")
     missing = [field for field in FIELDS if field not in doc]
@@ -70,7 +72,7 @@ def from_doc(doc: Any) -> Event:
         if not isinstance(doc[field], str) or len(doc[field]) > 256:
             raise BadDocument(f"{str(doc.get('_id'))[:80]!r}: field {field} is malformed")
     try:
-        event = Event.from_dict(doc)
+        event = Event.from_dict(doc, take_body=True)
     except (KeyError, TypeError, ValueError) as exc:
         raise BadDocument(f"{str(doc.get('_id'))[:80]!r} is not an event: {exc}") from None
     if "_id" in doc and doc["_id"] != doc_id(event.origin, event.seq):

@@ -25,8 +25,20 @@ class Event:
 
     @property
     def body(self) -> dict[str, Any]:
+        """The body, parsed: a dict of the caller's own, to change at will."""
         value: dict[str, Any] = json.loads(self.body_json)
         return value
+
+    def shared_body(self) -> dict[str, Any]:
+        """The body parsed once and kept with the event, for the ledger's own readers (the body
+        check, then every projection's handlers), which only read it. Applying a page of
+        events parsed each body twice, once for each; anyone else takes `body`."""
+        try:
+            kept: dict[str, Any] = self.__dict__["_shared_body"]
+        except KeyError:
+            kept = json.loads(self.body_json)
+            object.__setattr__(self, "_shared_body", kept)  # not a field: eq, hash, replace
+        return kept
 
     @property
     def key(self) -> tuple[str, int]:
@@ -75,8 +87,12 @@ class Event:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Event:
-        return cls(
+    def from_dict(cls, data: dict[str, Any], *, take_body: bool = False) -> Event:
+        """`take_body`: the caller gives up `data["body"]` (a document just decoded, nobody
+        else's) and it becomes the event's shared body, equal to its canonical text parsed
+        (only the keys' order differs, which nothing reads): a page of events is not parsed
+        again to be checked and projected."""
+        event = cls(
             origin=str(data["origin"]),
             seq=int(data["seq"]),
             kind=str(data["type"]),
@@ -86,3 +102,6 @@ class Event:
             hash=str(data["hash"]),
             sig=str(data["sig"]),
         )
+        if take_body and type(data["body"]) is dict:
+            object.__setattr__(event, "_shared_body", data["body"])
+        return event

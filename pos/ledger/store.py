@@ -593,7 +593,7 @@ class Ledger:
     def _check_body(event: Event) -> None:
         """The body against its kind's schema: a signed body no projection can take (a sale of
         -5 tickets, signed by a stolen key) is refused like a bad signature."""
-        problem = body_problem(event.kind, event.body)
+        problem = body_problem(event.kind, event.shared_body())
         if problem is not None:
             raise _Refusal("bad-body", f"its body does not fit {event.kind}: {problem}", event)
 

@@ -118,7 +118,7 @@ class ProjectionSet:
         every = self._handlers.get(EVERY_EVENT, [])
         if not handlers and not every:
             return
-        body = event.body
+        body = event.shared_body()  # handlers read it and never change it
         if strict:
             for handler in handlers:
                 handler(conn, event, body)

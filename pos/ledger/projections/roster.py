@@ -59,10 +59,10 @@ CREATE TABLE p_block_exceptions (
 """
 
 
-def _hall_day(conn: sqlite3.Connection, event: Event) -> str:
+def _hall_day(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> str:
     """The event's legal day: the hall's clock when it was recorded (pos.domain.event_time)."""
     row = remembered(TIME_ZONE, lambda: conn.execute("SELECT time_zone FROM p_hall").fetchone())
-    return legal_day(event.hlc, event.body, row[0] if row else "UTC")
+    return legal_day(event.hlc, body, row[0] if row else "UTC")
 
 
 def _shifts(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
@@ -106,11 +106,16 @@ def _shift_cancelled(conn: sqlite3.Connection, event: Event, body: dict[str, Any
 
 
 def _involved(
-    conn: sqlite3.Connection, event: Event, badge: str | None, serial: str, what: str
+    conn: sqlite3.Connection,
+    event: Event,
+    body: dict[str, Any],
+    badge: str | None,
+    serial: str,
+    what: str,
 ) -> None:
     if not badge:
         return
-    day = _hall_day(conn, event)
+    day = _hall_day(conn, event, body)
     conn.execute(
         "INSERT OR IGNORE INTO p_involvement VALUES (?, ?, ?, ?, ?, ?)",
         (badge, serial, day, what, event.origin, event.seq),
@@ -156,10 +161,10 @@ def _exception(
 
 def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
     serial = body["serial"]
-    _involved(conn, event, body.get("seller"), serial, "sold")
+    _involved(conn, event, body, body.get("seller"), serial, "sold")
     buyer = body.get("buyer_staff")
     if buyer:
-        day = _hall_day(conn, event)
+        day = _hall_day(conn, event, body)
         conn.execute(
             "INSERT OR IGNORE INTO p_purchases VALUES (?, ?, ?, ?, ?)",
             (event.origin, event.seq, buyer, serial, day),
@@ -183,7 +188,7 @@ def _sold(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
 
 
 def _redeemed(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
-    _involved(conn, event, body.get("by"), body["serial"], "redeemed")
+    _involved(conn, event, body, body.get("by"), body["serial"], "redeemed")
 
 
 # What each event of a bingo session says its `by` did there: whoever the record shows working
@@ -213,7 +218,14 @@ def _worked(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> Non
         return
     conn.execute(
         "INSERT OR IGNORE INTO p_bingo_work VALUES (?, ?, ?, ?, ?, ?)",
-        (badge, session, _hall_day(conn, event), BINGO_WORK[event.kind], event.origin, event.seq),
+        (
+            badge,
+            session,
+            _hall_day(conn, event, body),
+            BINGO_WORK[event.kind],
+            event.origin,
+            event.seq,
+        ),
     )
 
 
@@ -236,7 +248,7 @@ def _blocked(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> No
             body.get("serial"),
             body["reason"],
             body.get("by"),
-            _hall_day(conn, event),
+            _hall_day(conn, event, body),
             _verdict(body),
         ),
     )
