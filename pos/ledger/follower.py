@@ -11,10 +11,14 @@ The follower starts from its checkpoint (where the log keeps one) or the log's b
 for each page: applies its events in one transaction, the checkpoint with them, then moves on
 from where the log says the next page starts.
 
-The next page is fetched, decoded and its signatures checked (on every core) while this one is
-written: the network wait, the checks and SQLite's work overlap. Only the fetching thread talks
-to the log. A page that changes where the log resumes (the head office, after a refused event)
-drops the page fetched ahead and fetches the right one.
+Three stages overlap, each on its own thread: while one page is written, the next one's
+signatures are checked and the one after it is fetched and decoded. Only the fetching thread
+talks to the log. A page that changes where the log resumes (the head office, after a refused
+event) drops the pages fetched ahead and fetches the right one.
+
+A long pull (at least WORKER_FROM events to take in, by the log's heads) checks its signatures
+in a worker process (pos.ledger.signature_worker): in threads, the checks and the writing share
+one GIL and each waits on the other.
 """
 
 from __future__ import annotations
@@ -22,16 +26,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import nullcontext, suppress
+from contextlib import ExitStack, nullcontext, suppress
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pos.clock import Clock, SystemClock
 from pos.ledger import Event, Ledger, heads, replication
 from pos.ledger.store import SignatureCheck
 
+if TYPE_CHECKING:
+    from pos.ledger.signature_worker import SignatureWorker
+
 P = TypeVar("P")
 MAX_MESSAGES = 20  # refusals named in a result; the incidents table holds them all
+WORKER_FROM = 5_000  # events to take in from which a pull checks signatures in a worker process
 
 Held = Callable[[str], int]  # an origin's highest seq held here
 
@@ -104,6 +112,10 @@ class Followed(Generic[P]):
         self.refused_events.extend((events or [])[: max(room, 0)])
 
 
+#: a page, and its events' signature check (queued, running or done)
+Fetched = tuple[Page[P], Future[list[bool]]]
+
+
 def follow(
     ledger: Ledger,
     log: RemoteLog[P],
@@ -112,6 +124,7 @@ def follow(
     lock: threading.Lock | None = None,
     clock: Clock | None = None,
     progress: Callable[[int, int], None] | None = None,
+    worker: bool | None = None,
 ) -> Followed[P]:
     """Apply every event of `log` this station lacks, one transaction per page of `batch` rows.
 
@@ -120,7 +133,10 @@ def follow(
     result; a log that answers wrongly raises (nothing of that answer is stored).
 
     `progress(done, total)` is told after each page: the events taken in or refused so far, of
-    those the log's heads say this station lacked (total 0: the log does not say)."""
+    those the log's heads say this station lacked (total 0: the log does not say).
+
+    `worker`: check signatures in a worker process (True), in this one (False), or as the pull's
+    length decides (None)."""
     guard = lock or nullcontext()
     clock = clock or SystemClock()
     source = log.describe()
@@ -133,33 +149,40 @@ def follow(
             position = log.position(checkpoint.get("since", 0))
     result = Followed(source=source, position=position)
     total = 0
-    if progress is not None and source.heads is not None:
+    if source.heads is not None:
         with guard:
             had = heads.high_water_marks(ledger.conn)
         total = sum(max(0, last - had.get(origin, 0)) for origin, last in source.heads.items())
+    with ExitStack() as stack:
+        signatures = (
+            _worker(stack) if (total >= WORKER_FROM if worker is None else worker) else None
+        )
+        fetcher = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="booth-fetch"))
+        checker = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="booth-check"))
 
-    def fetch(after: P, check: SignatureCheck, held: dict[str, int]) -> tuple[Page[P], list[bool]]:
-        """One page after `after`, and what `check` found of each of its events."""
-        page = log.page(after, batch, held)
-        return page, check(page.events)
+        def fetch(after: P, check: SignatureCheck, held: dict[str, int]) -> Fetched[P]:
+            """One page after `after`, decoded, its check queued behind the one before."""
+            page = log.page(after, batch, held)
+            return page, checker.submit(check, page.events)
 
-    def ahead(after: P) -> Future[tuple[Page[P], list[bool]]]:
-        with guard:
-            check = ledger.signature_check()
-            held = heads.high_water_marks(ledger.conn)
-        return fetcher.submit(fetch, after, check, held)
+        def ahead(after: P) -> Future[Fetched[P]]:
+            with guard:
+                check = ledger.signature_check(signatures)
+                held = heads.high_water_marks(ledger.conn)
+            return fetcher.submit(fetch, after, check, held)
 
-    def held_now(origin: str) -> int:
-        return heads.last_seq(ledger.conn, origin)
+        def held_now(origin: str) -> int:
+            return heads.last_seq(ledger.conn, origin)
 
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="booth-fetch") as fetcher:
-        pending: Future[tuple[Page[P], list[bool]]] | None = ahead(position)
+        pending: Future[Fetched[P]] | None = ahead(position)
         while pending is not None:
-            page, authentic = pending.result()
+            page, checked = pending.result()
             if not page.rows:
+                _drop(checked)
                 break
             full = page.rows >= batch
             pending = ahead(page.after) if full else None
+            authentic = checked.result()
             result.received += len(page.events)
             result.bad += len(page.bad_documents)
             result.refuse(page.bad_documents)
@@ -184,11 +207,31 @@ def follow(
                 done = result.applied + result.refused
                 progress(min(done, total) if total else done, total)
             if resume != page.after and pending is not None:
-                _drop(pending)  # fetched from where the log no longer resumes
+                _drop_fetched(pending)  # fetched from where the log no longer resumes
                 pending = ahead(resume)
             position = resume
     result.position = position
     return result
+
+
+def _worker(stack: ExitStack) -> SignatureWorker | None:
+    """A signature worker closed with `stack`, or None when it cannot start (the checks then run
+    in this process, as for a short pull)."""
+    from pos.ledger.signature_worker import SignatureWorker, WorkerFailure
+
+    try:
+        worker = SignatureWorker.start()
+    except WorkerFailure:
+        return None
+    stack.callback(worker.close)
+    return worker
+
+
+def _drop_fetched(pending: Future[Fetched[Any]]) -> None:
+    if pending.cancel():
+        return
+    with suppress(Exception):
+        _drop(pending.result()[1])
 
 
 def _drop(pending: Future[Any]) -> None:

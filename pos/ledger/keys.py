@@ -64,6 +64,10 @@ class PublicKey:
             raise IntegrityFailure(f"not an Ed25519 public key: {hex_key!r} ({exc})") from None
         self.hex = hex_key
 
+    @property
+    def raw(self) -> bytes:
+        return bytes(self._key)
+
     def verifies(self, message: bytes, signature: bytes) -> bool:
         try:
             self._key.verify(message, signature)

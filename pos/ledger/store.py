@@ -40,6 +40,8 @@ from pos.ledger.schema_names import all_applied
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
+    from pos.ledger.signature_worker import SignatureWorker
+
 # Kinds that introduce an origin: their body carries the certificate of the station's key.
 INTRODUCING_KINDS = frozenset({"HallCreated", "StationJoined"})
 
@@ -570,11 +572,11 @@ class Ledger:
                 "kept but no stamp here follows them; set its clock (docs/hall-setup.md)",
             )
 
-    def signature_check(self) -> SignatureCheck:
+    def signature_check(self, worker: SignatureWorker | None = None) -> SignatureCheck:
         """A check of hashes and signatures against the keys held now, safe to run on any
-        thread (it holds no connection)."""
+        thread (it holds no connection); its signatures checked by `worker` while it works."""
         rows = self.conn.execute("SELECT station, public_key FROM p_stations").fetchall()
-        return SignatureCheck({station: PublicKey(key) for station, key in rows})
+        return SignatureCheck({station: PublicKey(key) for station, key in rows}, worker)
 
     def _check_authentic(
         self, event: Event, introduced: dict[str, PublicKey] | None = None
@@ -775,8 +777,9 @@ class SignatureCheck:
     pull's cost and PyNaCl releases the GIL). False means "not vouched for": a bad event, or an
     origin whose key was not known when the check was made; `apply_batch` checks those itself."""
 
-    def __init__(self, keys: dict[str, PublicKey]) -> None:
+    def __init__(self, keys: dict[str, PublicKey], worker: SignatureWorker | None = None) -> None:
         self._keys = keys
+        self._worker = worker
 
     def _chunk(self, events: list[Event]) -> list[bool]:
         out = []
@@ -785,7 +788,33 @@ class SignatureCheck:
             out.append(key is not None and event.hash_matches() and event.signed_by(key))
         return out
 
+    def _in_worker(self, worker: SignatureWorker, batch: Sequence[Event]) -> list[bool]:
+        """The hashes here, the signatures in the worker process. Raises WorkerFailure."""
+        vouched = []
+        items = []
+        for event in batch:
+            key = self._keys.get(event.origin)
+            try:
+                digest, signature = bytes.fromhex(event.hash), bytes.fromhex(event.sig)
+            except ValueError:
+                key = None
+            if key is None or len(signature) != 64 or not event.hash_matches():
+                vouched.append(False)
+                continue
+            vouched.append(True)
+            items.append((key.raw, digest, signature))
+        verdicts = iter(worker.check(items))
+        return [ok and next(verdicts) for ok in vouched]
+
     def __call__(self, batch: Sequence[Event]) -> list[bool]:
+        worker = self._worker
+        if worker is not None and worker.broken is None:
+            from pos.ledger.signature_worker import WorkerFailure  # a long pull's only
+
+            try:
+                return self._in_worker(worker, batch)
+            except WorkerFailure:
+                pass  # checked here instead, as with no worker
         chunks = [list(batch[i : i + _CHECK_CHUNK]) for i in range(0, len(batch), _CHECK_CHUNK)]
         if len(chunks) < 2:
             return [ok for chunk in chunks for ok in self._chunk(chunk)]

@@ -251,17 +251,23 @@ def test_resuming_after_a_page_that_applied_whole_is_where_it_said(setup: Setup)
     assert setup.log.resume(page, now_held) == page.after
 
 
+# A long pull checks signatures in a worker process (pos.ledger.signature_worker), a short one
+# in its own: both keep the contract.
+CHECKS = pytest.mark.parametrize("worker", [False, True], ids=["checks-here", "checks-in-worker"])
+
+
+@CHECKS
 @pytest.mark.parametrize("batch", [2, 1000])
 def test_following_takes_in_every_event_lacking_and_a_second_time_nothing(
-    setup: Setup, batch: int
+    setup: Setup, batch: int, worker: bool
 ) -> None:
     lacking = setup.lacking
     assert len(lacking) > 10
-    first = follow(setup.follower, setup.log, batch=batch)
+    first = follow(setup.follower, setup.log, batch=batch, worker=worker)
     assert (first.applied, first.refused, first.refusals) == (len(lacking), 0, [])
     assert setup.lacking == set()
     assert verify(setup.follower).ok
-    again = follow(setup.follower, setup.fresh(), batch=batch)
+    again = follow(setup.follower, setup.fresh(), batch=batch, worker=worker)
     assert (again.applied, again.refused) == (0, 0)
 
 
@@ -294,15 +300,16 @@ class Failing:
         return self.log.resume(page, held)
 
 
+@CHECKS
 def test_an_interrupted_follow_keeps_what_it_applied_and_the_next_one_finishes(
-    setup: Setup,
+    setup: Setup, worker: bool
 ) -> None:
     lacking = setup.lacking
     pages = walk(setup.fresh(), origin_heads.high_water_marks(setup.follower.conn), 3)
     before_the_cut = keys([event for page in pages[:-1] for event in page.events]) & lacking
     assert before_the_cut and before_the_cut != lacking
     with pytest.raises(Interrupted):  # the last page never comes
-        follow(setup.follower, Failing(setup.log, pages=len(pages) - 1), batch=3)
+        follow(setup.follower, Failing(setup.log, pages=len(pages) - 1), batch=3, worker=worker)
     assert lacking - setup.lacking == before_the_cut, "the pages before the cut are kept"
     second = follow(setup.follower, setup.fresh(), batch=3)
     assert (second.applied, second.refused) == (len(lacking - before_the_cut), 0)
