@@ -7,14 +7,14 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import click
 
 from pos import __version__
-from pos.cli.capture import capturing
 from pos.cli.common import AlreadyAnswered, CliState
 from pos.cli.common_paths import default_hall_dir
 from pos.cli.lazy_group import LazyGroup
@@ -23,6 +23,9 @@ from pos.errors import BadInput, BoothError, RuleRefused, StorageFailure, elide_
 from pos.ledger import requests
 from pos.ledger.store import ledger_error
 from pos.services.station import LEDGER_FILE
+
+if TYPE_CHECKING:  # imported by a command whose answer is kept (it has a request id)
+    from pos.cli.capture import Captured
 
 # Each command, and a function importing the module it lives in: imported when it is named
 # (pos.cli.lazy_group), so a command line imports its own command's modules only. Commands of
@@ -120,6 +123,12 @@ def _run() -> ModuleType:
     return run
 
 
+def _sessions() -> ModuleType:
+    from pos.cli import sessions
+
+    return sessions
+
+
 def _raffle() -> ModuleType:
     from pos.cli import raffle
 
@@ -149,7 +158,7 @@ COMMANDS: dict[str, Callable[[], ModuleType]] = {
     "deal": _deals,
     "house": _deals,
     "rules": _deals,
-    "session": _sales,
+    "session": _sessions,
     "sell": _sales,
     "player": _sales,
     "dispenser": _sales,
@@ -284,6 +293,15 @@ def keeps_answer(exit_code: int) -> bool:
     return exit_code in (0, 1)
 
 
+def _captured(request_id: str | None) -> AbstractContextManager[Captured | None]:
+    """What the command prints, captured when its answer is kept (a request id was given)."""
+    if request_id is None:
+        return nullcontext()
+    from pos.cli.capture import capturing
+
+    return capturing(tee=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """`booth` in this process (no running owner took the command)."""
     try:
@@ -294,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     cli_state = CliState(request_id=request_id or new_request_id())
     command = requests.Command.of(args)
     try:
-        with capturing(tee=True) if request_id is not None else nullcontext() as captured:
+        with _captured(request_id) as captured:
             code = execute(args, cli_state, command)
         if (
             captured is not None

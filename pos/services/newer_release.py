@@ -13,7 +13,6 @@ from pos.domain.newer_release import (
     cannot_enforce,
 )
 from pos.domain.rulebook import Settings
-from pos.domain.signon import HOUSE_SETTINGS, InvalidSignOn, house_setting
 from pos.errors import refuse
 from pos.ledger.projections import newer as newer_read
 from pos.ledger.projections import settings as settings_read
@@ -43,6 +42,8 @@ def holdings(st: Station) -> Holdings:
                     row.hlc,
                 )
             )
+    from pos.domain.signon import HOUSE_SETTINGS  # read when a hall-wide setting governs
+
     for house in signon_read.house_setting_rows(conn):
         if house.key not in HOUSE_SETTINGS or not _readable_sign_on(house.key, house.value):
             newer.append(
@@ -61,6 +62,8 @@ def holdings(st: Station) -> Holdings:
 
 
 def _readable_sign_on(key: str, value: str) -> bool:
+    from pos.domain.signon import InvalidSignOn, house_setting
+
     try:
         house_setting(key, value)
     except InvalidSignOn:

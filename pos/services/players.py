@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from pos.domain import aamva, identity, names, rulebook
+from pos.domain import identity, names, rulebook
 from pos.errors import BadInput
 from pos.ledger.projections import hall as hall_read
 from pos.ledger.projections import players as players_read
@@ -42,7 +42,13 @@ def id_hash(st: Station, id_number: str) -> str:
     return _keyed(st, "id", "".join(ch for ch in id_number.upper() if ch.isalnum()))
 
 
+# pos.domain.aamva (an ID's barcode) is imported where a buyer or a player is named: a sale with
+# no buyer, the most frequent, does not import it.
+
+
 def _split(full_name: str) -> tuple[str, str]:
+    from pos.domain import aamva
+
     words = aamva.normalise_name(full_name).split()
     if not words:
         return "", ""
@@ -62,6 +68,8 @@ def person_key(st: Station, family: str, given: str, date_of_birth: str) -> str:
 def _staff_person_keys(st: Station, full: str, dob: str) -> set[str]:
     """Every keyed hash a card of this staff member could hold: each way the free-text name
     splits into given and family names, and the key of earlier releases (aamva.name_key)."""
+    from pos.domain import aamva
+
     keys = {_person_hash(st, key, dob) for key in names.card_keys_of_full(full)}
     keys.add(_person_hash(st, aamva.name_key(*_split(full)), dob))
     return keys
@@ -88,6 +96,8 @@ def register_player(
     licence: str | None = None,
 ) -> dict[str, Any]:
     """A player card, registered once at the booth after an ID check (or the ID's barcode)."""
+    from pos.domain import aamva
+
     by = st.operator(operator, "seller", "manager")
     today = st.clock.now().date()
     with checked_input():
@@ -157,6 +167,8 @@ def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer 
                 None,
             )
         return Buyer(card.card, "player", card.initials, card.adult, staff_badge=staff)
+    from pos.domain import aamva
+
     if aamva.looks_like_licence(code):
         return _licence_buyer(st, code, today)
     if missing_ok:
@@ -165,6 +177,8 @@ def resolve_buyer(st: Station, code: str, *, missing_ok: bool = False) -> Buyer 
 
 
 def _licence_buyer(st: Station, code: str, today: date) -> Buyer:
+    from pos.domain import aamva
+
     with checked_input("id"):
         licence = aamva.parse_licence(code)
     adult = rulebook.check_age(licence.date_of_birth, today, rulebook_settings(st)).allowed

@@ -7,7 +7,7 @@ request with no outcome, which the manager sees as an exception, never a silent 
 
 from __future__ import annotations
 
-import secrets
+import os
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,7 +34,6 @@ from pos.services.players import resolve_buyer
 from pos.services.ports import Dispenser, DispenserFault
 from pos.services.settings import house_rule
 from pos.services.station import Station
-from pos.services.vouchers import checked_voucher, issue_credit_voucher, voucher_amount_on_file
 
 MAX_QTY = 10_000
 
@@ -216,6 +215,10 @@ def _kiosk_sale(
 ) -> Sale:
     if dispenser is None:
         raise HardwareFailure("this kiosk has no dispenser configured: booth dispenser set ...")
+    # pos.services.vouchers: imported by a kiosk's sale only (paid with a voucher, or leaving
+    # credit or change on one), not by a sale at the booth.
+    from pos.services.vouchers import checked_voucher
+
     paying = checked_voucher(st, voucher) if voucher is not None else None
     request = kiosk_request(st, serial, count, buyers, price, paying=paying)
     return kiosk_dispense(st, request, dispenser)
@@ -250,7 +253,7 @@ def kiosk_request(
     """Every rule of the sale, then the request on the record (DispenseRequested), committed
     before anything moves. `credit`: the cents the kiosk holds for the player (stacked bills,
     and `bill`, the one held in escrow for this sale); the sale is paid from it."""
-    sale_id = secrets.token_hex(8)
+    sale_id = os.urandom(8).hex()  # as secrets.token_hex(8), without importing random
     with st.ledger.transaction():
         facts = _check_sale(st, serial, count, price, buyers, None)
         request: dict[str, Any] = {
@@ -263,6 +266,8 @@ def kiosk_request(
         }
         cost = count * facts["price"]
         if paying is not None:
+            from pos.services.vouchers import voucher_amount_on_file
+
             value = voucher_amount_on_file(st, *paying)
             refuse(
                 sale_checks.voucher_covers(paying[0], paying[1], value=value, qty=count, cost=cost)
@@ -311,6 +316,8 @@ def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> 
         if request.paying is not None:
             change = _pay_with_voucher(st, request.paying, body)
         elif body["credit"]:
+            from pos.services.vouchers import issue_credit_voucher
+
             credit_voucher = issue_credit_voucher(st, body["credit"], reason="dispenser credit")
         if dispensed < count:
             st.append(
@@ -387,6 +394,8 @@ def _pay_with_voucher(
         },
     )
     change = value - int(sale["amount"])
+    from pos.services.vouchers import issue_credit_voucher
+
     on = issue_credit_voucher(st, change, reason="voucher change") if change else None
     return _VoucherChange(value, change, on)
 

@@ -17,7 +17,6 @@ from typing import Any
 from pos import __version__
 from pos.clock import Clock, clock_for
 from pos.domain import event_time
-from pos.domain.rule_records import UNRECORDED_RELEASE
 from pos.errors import (
     BadInput,
     IntegrityFailure,
@@ -390,6 +389,8 @@ class Station:
         conn = self.ledger.conn
         if releases_read.recorded(conn, self.id, __version__):
             return
+        from pos.domain.rule_records import UNRECORDED_RELEASE  # once a release
+
         previous = releases_read.latest(conn, self.id) or UNRECORDED_RELEASE
         self.ledger.append(
             "ReleaseInstalled",

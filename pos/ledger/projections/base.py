@@ -83,22 +83,74 @@ CREATE TABLE p_projection_errors (
 )
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A projection named by a function importing it (a static import, which the layer
+    contracts check) and the kinds of event its handlers take ("*": every kind), imported only
+    once one of those arrives, or once every projection is needed (a rebuild, the list of
+    tables). A command that opens a station imports the projections its own events and reads
+    need, not all of them (issue #31)."""
+
+    load_it: Callable[[], Projection]
+    kinds: frozenset[str]
+
+    def load(self) -> Projection:
+        projection = self.load_it()
+        if set(projection.handlers) != self.kinds:
+            raise TypeError(
+                f"projection {projection.name} takes kinds {sorted(projection.handlers)}, but "
+                f"is listed as taking {sorted(self.kinds)}: list what it takes"
+            )
+        return projection
+
+
 class ProjectionSet:
-    def __init__(self, projections: Iterable[Projection]) -> None:
-        self.projections = list(projections)
-        self._handlers: dict[str, list[Handler]] = {}
-        for projection in self.projections:
-            for table in projection.tables():
-                if not table.startswith("p_"):
-                    raise ValueError(f"projection table {table!r} must be named p_...")
-            for kind, handler in projection.handlers.items():
-                self._handlers.setdefault(kind, []).append(handler)
+    """Projections in the order they are applied. `Listed` ones are imported when first needed;
+    `fingerprint`, given, stands for theirs (tests/test_projection_catalog.py keeps it equal)."""
+
+    def __init__(
+        self, projections: Iterable[Projection | Listed], *, fingerprint: str | None = None
+    ) -> None:
+        self._entries: list[Projection | Listed] = list(projections)
+        self._fingerprint = fingerprint
+        self._by_kind: dict[str, tuple[list[Handler], list[Handler]]] = {}
+        for entry in self._entries:
+            if isinstance(entry, Projection):
+                _check_tables(entry)
+
+    def _loaded(self, index: int) -> Projection:
+        entry = self._entries[index]
+        if isinstance(entry, Listed):
+            entry = entry.load()
+            _check_tables(entry)
+            self._entries[index] = entry
+        return entry
+
+    @property
+    def projections(self) -> list[Projection]:
+        """Every projection, imported."""
+        return [self._loaded(index) for index in range(len(self._entries))]
+
+    def _handlers(self, kind: str) -> tuple[list[Handler], list[Handler]]:
+        """(the handlers of `kind`, those of every event), in the projections' order."""
+        found = self._by_kind.get(kind)
+        if found is None:
+            handlers, every = [], []
+            for index, entry in enumerate(self._entries):
+                kinds = entry.kinds if isinstance(entry, Listed) else entry.handlers.keys()
+                if kind in kinds:
+                    handlers.append(self._loaded(index).handlers[kind])
+                if EVERY_EVENT in kinds:
+                    every.append(self._loaded(index).handlers[EVERY_EVENT])
+            found = self._by_kind[kind] = (handlers, every)
+        return found
 
     @property
     def fingerprint(self) -> str:
         """Changes whenever any projection's schema or version does: the trigger for a rebuild."""
-        text = "\n".join(f"{p.name}:{p.version}:{p.schema}" for p in self.projections)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        if self._fingerprint is not None:
+            return self._fingerprint
+        return fingerprint_of(self.projections)
 
     def tables(self) -> list[str]:
         return [table for p in self.projections for table in p.tables()]
@@ -114,8 +166,7 @@ class ProjectionSet:
         raises; on a signed event from elsewhere (or in a rebuild) the failure is recorded in
         p_projection_errors and its partial work undone, so one bad body cannot stop a station
         from taking in the rest of its origin's chain."""
-        handlers = self._handlers.get(event.kind, [])
-        every = self._handlers.get(EVERY_EVENT, [])
+        handlers, every = self._handlers(event.kind)
         if not handlers and not every:
             return
         body = event.shared_body()  # handlers read it and never change it
@@ -156,3 +207,14 @@ class ProjectionSet:
         finally:
             _MEMO.reset(token)
         conn.execute("RELEASE SAVEPOINT project_many")
+
+
+def fingerprint_of(projections: Iterable[Projection]) -> str:
+    text = "\n".join(f"{p.name}:{p.version}:{p.schema}" for p in projections)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_tables(projection: Projection) -> None:
+    for table in projection.tables():
+        if not table.startswith("p_"):
+            raise ValueError(f"projection table {table!r} must be named p_...")

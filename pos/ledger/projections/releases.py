@@ -5,11 +5,13 @@ is read from here (pos.domain.rule_records)."""
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pos.domain.rule_records import UNRECORDED_RELEASE, Release
 from pos.ledger.events import Event
 from pos.ledger.projections.base import Projection
+
+if TYPE_CHECKING:
+    from pos.domain.rule_records import Release
 
 SCHEMA = """
 CREATE TABLE p_releases (
@@ -19,8 +21,13 @@ CREATE TABLE p_releases (
 )
 """
 
+# pos.domain.rule_records is imported by what reads or writes a release's name: every write
+# checks that its release is on the record, and it need not import them.
+
 
 def _introduced(conn: sqlite3.Connection, event: Event, body: dict[str, Any]) -> None:
+    from pos.domain.rule_records import UNRECORDED_RELEASE
+
     conn.execute(
         "INSERT OR IGNORE INTO p_releases VALUES (?, ?, ?, 1, ?, ?)",
         (
@@ -55,6 +62,8 @@ RELEASES = Projection(
 def releases(conn: sqlite3.Connection) -> list[Release]:
     """Every release every station recorded, by station and sequence. `when` is the event's
     `when` as recorded (None when it carries none)."""
+    from pos.domain.rule_records import Release
+
     return [
         Release(str(o), int(s), str(r), bool(i), str(h), w)
         for o, s, r, i, h, w in conn.execute(
