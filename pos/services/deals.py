@@ -16,7 +16,6 @@ from pos.domain.rulebook import Decision
 from pos.errors import BadInput, NotFound, refuse
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import sessions as sessions_read
-from pos.ledger.projections import winners as winners_read
 from pos.services.current_session import hall_date
 from pos.services.inputs import FLARE_MAX, checked_input, read_input_text
 from pos.services.settings import house_rule, rulebook_settings
@@ -223,7 +222,10 @@ def deal_summary(st: Station, serial: str) -> dict[str, Any]:
         {"amount": format_amount(amount), "count": count, "paid": paid, "left": count - paid}
         for amount, count, paid in rows
     ]
-    # every prize paid from the deal, seal prizes included (the ideal figures include them)
+    # every prize paid from the deal, seal prizes included (the ideal figures include them); the
+    # winners' projection is imported here, not by every sale that imports this module
+    from pos.ledger.projections import winners as winners_read
+
     prizes_paid = winners_read.deal_prizes_paid(st.ledger.conn, deal["serial"])
     sold, gross = int(deal["sold"]), int(deal["gross"])
     return {

@@ -21,19 +21,20 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from pos.domain.checks import prizes as prize_checks
 from pos.domain.checks import sessions as session_checks
 from pos.domain.hlc import local_minute
 from pos.errors import BadInput, refuse
 from pos.ledger import requests
 from pos.ledger.projections import closing as closing_read
-from pos.ledger.projections import prizes as prizes_read
 from pos.ledger.projections.sessions import Session
 from pos.services import newer_release
 from pos.services.current_session import hall_date, open_session_now, require_open_session
 from pos.services.station import Station
+
+if TYPE_CHECKING:
+    from pos.domain.checks import prizes as prize_checks
 
 T = TypeVar("T")
 
@@ -109,7 +110,14 @@ def reopen(st: Station, *, manager: str | None, reason: str) -> Reopened:
 # --- a prize paid once ------------------------------------------------------------------------
 
 
+# A prize's checks and its payments' projection are imported by the prize's path only (a sale
+# imports this module for its session).
+
+
 def first_payment(st: Station, prize: str) -> prize_checks.FirstPayment | None:
+    from pos.domain.checks import prizes as prize_checks
+    from pos.ledger.projections import prizes as prizes_read
+
     paid = prizes_read.payment(st.ledger.conn, prize)
     if paid is None:
         return None
@@ -124,6 +132,8 @@ def first_payment(st: Station, prize: str) -> prize_checks.FirstPayment | None:
 
 def prize_unpaid(st: Station, prize: str, what: str) -> None:
     """PAID: refused when `prize` has a payment on file. Inside the paying transaction."""
+    from pos.domain.checks import prizes as prize_checks
+
     newer_release.guard(st, "money")
     refuse(prize_checks.unpaid(what, first_payment(st, prize)))
 
