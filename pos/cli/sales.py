@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pos.cli.common import buyer_options, emit, json_option, operator_option, state
 from pos.domain.money import format_amount
 from pos.errors import BadInput
-from pos.services import devices, players, sales
-from pos.services.ports import Dispenser
+from pos.services import devices, sales
 from pos.services.station import Station
+
+if TYPE_CHECKING:  # a kiosk's: loaded by name from its settings
+    from pos.services.ports import Dispenser
 
 
 def _dispenser(st: Station) -> Dispenser | None:
@@ -108,6 +112,8 @@ def player_register(
     operator: str | None,
 ) -> None:
     """Register a player card after checking the player's ID."""
+    from pos.services import players  # not on a sale's path
+
     with state(ctx).open_station() as st:
         result = players.register_player(
             st,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo
 
 from pos.domain.eligibility import Involvement, check_bingo_play, check_pull_tab_purchase
@@ -20,9 +20,11 @@ from pos.errors import RuleRefused
 from pos.ledger.projections import deals as deals_read
 from pos.ledger.projections import roster as roster_read
 from pos.services.current_session import hall_date, open_session_now
-from pos.services.players import Buyer, resolve_buyer
 from pos.services.settings import rulebook_settings
 from pos.services.station import Operator, Station
+
+if TYPE_CHECKING:  # who the buyer is: resolved where a buyer is named (pos.services.players)
+    from pos.services.players import Buyer
 
 
 def _shifts(
@@ -193,6 +195,8 @@ class BingoPlayers:
         BuyerRefused for "session ID, `what`", recorded by the caller (`refusals_recorded`)."""
         if not player:
             return None
+        from pos.services.players import resolve_buyer
+
         person = resolve_buyer(self.st, player)
         assert person is not None
         session = self.session

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pos.domain import rulebook
 from pos.domain.checks import sales as sale_checks
@@ -30,10 +30,11 @@ from pos.services.eligibility import enforce_for_buyer, purchase_decision, refus
 from pos.services.inputs import checked_input
 from pos.services.money_path import session_for_money
 from pos.services.numbering import next_receipt_number
-from pos.services.players import resolve_buyer
-from pos.services.ports import Dispenser, DispenserFault
 from pos.services.settings import house_rule
 from pos.services.station import Station
+
+if TYPE_CHECKING:  # a kiosk's dispenser
+    from pos.services.ports import Dispenser
 
 MAX_QTY = 10_000
 
@@ -91,6 +92,8 @@ def _check_buyers(st: Station, buyers: Buyers, serial: str, by: str | None) -> d
     for code, role in ((buyers.buyer, "buyer"), (buyers.on_behalf_of, "for")):
         if not code:
             continue
+        from pos.services.players import resolve_buyer  # a sale naming nobody needs none of it
+
         person = resolve_buyer(st, code)
         assert person is not None
         enforce_for_buyer(
@@ -289,6 +292,8 @@ def kiosk_request(
 def kiosk_dispense(st: Station, request: KioskRequest, dispenser: Dispenser) -> Sale:
     """The dispenser runs, then what came out is recorded (TicketsSold); what did not come out
     is credited on a voucher, and a jam calls staff (an exception on the manager's list)."""
+    from pos.services.ports import DispenserFault
+
     facts, count = request.facts, request.count
     try:
         dispensed = max(0, min(count, dispenser.dispense(facts["bin"], count)))
