@@ -154,9 +154,8 @@ def follow(
             had = heads.high_water_marks(ledger.conn)
         total = sum(max(0, last - had.get(origin, 0)) for origin, last in source.heads.items())
     with ExitStack() as stack:
-        signatures = (
-            _worker(stack) if (total >= WORKER_FROM if worker is None else worker) else None
-        )
+        in_worker = total >= WORKER_FROM if worker is None else worker
+        signatures = _worker(stack) if in_worker else None
         fetcher = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="booth-fetch"))
         checker = stack.enter_context(ThreadPoolExecutor(1, thread_name_prefix="booth-check"))
 

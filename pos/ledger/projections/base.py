@@ -91,11 +91,11 @@ class Listed:
     tables). A command that opens a station imports the projections its own events and reads
     need, not all of them (issue #31)."""
 
-    load_it: Callable[[], Projection]
+    importer: Callable[[], Projection]
     kinds: frozenset[str]
 
     def load(self) -> Projection:
-        projection = self.load_it()
+        projection = self.importer()
         if set(projection.handlers) != self.kinds:
             raise TypeError(
                 f"projection {projection.name} takes kinds {sorted(projection.handlers)}, but "
